@@ -1,0 +1,22 @@
+"""gamegraph: dice games as explicit state graphs, solved exactly and drawn.
+
+The flow runs one way: rules -> :func:`build` -> :class:`StateGraph` ->
+:func:`solve` / :func:`evaluate` / :func:`propagate` / :func:`simulate` -> results,
+which the ``renderers`` package draws.
+"""
+
+from .build import build
+from .errors import (ConvergenceError, GameGraphError, InvalidArgumentError,
+                     InvalidRulesError, OutputError, RenderError, UnknownNameError)
+from .graph import StateGraph
+from .policy import MarkovChain, Policy
+from .rules import Option, Outcome, Rules
+from .solve import Solution, evaluate, solve
+
+__all__ = [
+    "build", "StateGraph", "Rules", "Option", "Outcome", "Policy", "MarkovChain",
+    "solve", "evaluate", "Solution",
+    "GameGraphError", "InvalidArgumentError", "UnknownNameError", "InvalidRulesError",
+    "ConvergenceError", "OutputError", "RenderError",
+]
+__version__ = "0.1.0"

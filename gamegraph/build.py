@@ -1,0 +1,99 @@
+"""Explore a game's rules and materialise every reachable state as a :class:`StateGraph`."""
+
+from __future__ import annotations
+
+from collections import deque
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+
+from .errors import InvalidRulesError
+from .graph import StateGraph
+
+
+def build(rules, *, max_states: int | None = None) -> StateGraph:
+    """Visit every state reachable from ``rules.start()`` once and return the explicit graph.
+
+    Parameters
+    ----------
+    rules : gamegraph.rules.Rules
+        The game.
+    max_states : int, optional
+        Refuse to grow past this many states (InvalidRulesError), a guard for huge games.
+
+    Examples
+    --------
+    >>> from gamegraph.games.jackpot import Jackpot
+    >>> graph = build(Jackpot())
+    >>> graph.n_states, graph.layer_counts()
+    (512, [1, 9, 36, 84, 126, 126, 84, 36, 9, 1])
+    """
+    start = rules.start()
+    index = {start: 0}
+    states = [start]
+    queue = deque([start])
+
+    outcome_counts = []          # per state, in numbering order
+    weights: list[Fraction] = []
+    option_counts = []           # per outcome
+    targets, moves, passes = [], [], []
+    terminal_values = {}
+
+    def number(state):
+        i = index.get(state)
+        if i is None:
+            i = index[state] = len(states)
+            states.append(state)
+            queue.append(state)
+            if max_states is not None and len(states) > max_states:
+                raise InvalidRulesError(f"{rules.name} has more than {max_states} states")
+        return i
+
+    while queue:
+        state = queue.popleft()
+        value = rules.terminal_value(state)
+        if value is not None:
+            terminal_values[index[state]] = Fraction(value)
+            outcome_counts.append(0)
+            continue
+        outcomes = rules.outcomes(state)
+        total = Fraction(0)
+        for outcome in outcomes:
+            p = Fraction(outcome.probability)
+            if p <= 0:
+                raise InvalidRulesError(f"outcome of {rules.label(state)} has probability {p}")
+            total += p
+            weights.append(p)
+            option_counts.append(len(outcome.options))
+            for option in outcome.options:
+                targets.append(number(option.target))
+                moves.append(option.move)
+                passes.append(option.passes)
+        if total != 1:
+            raise InvalidRulesError(
+                f"outcome probabilities of {rules.label(state)} sum to {total}, not 1")
+        outcome_counts.append(len(outcomes))
+
+    denominator = lcm(*(w.denominator for w in weights)) if weights else 1
+    n = len(states)
+    terminal = np.zeros(n, dtype=bool)
+    terminal_value = np.zeros(n, dtype=np.float64)
+    for i, v in terminal_values.items():
+        terminal[i] = True
+        terminal_value[i] = float(v)
+    return StateGraph(
+        rules=rules,
+        states=states,
+        start=0,
+        outcome_ptr=np.concatenate([[0], np.cumsum(outcome_counts)]).astype(np.int64),
+        outcome_weight=np.array([int(w * denominator) for w in weights], dtype=np.int64),
+        denominator=denominator,
+        option_ptr=np.concatenate([[0], np.cumsum(option_counts)]).astype(np.int64),
+        option_target=np.array(targets, dtype=np.int64),
+        option_move=np.array(moves, dtype=np.int32),
+        option_passes=np.array(passes, dtype=bool),
+        terminal=terminal,
+        terminal_value=terminal_value,
+        terminal_exact=terminal_values,
+    )

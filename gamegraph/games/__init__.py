@@ -1,0 +1,1 @@
+"""The games gamegraph knows by name."""

@@ -1,0 +1,155 @@
+"""Jackpot, the one-player dice game played on a Shut-the-Box board (Thai bar rules).
+
+Nine cells, all down at the start. Each turn two dice are thrown; a roll (A, B) offers
+the cells ``[A, B, A+B]`` in that order, the sum only when it names a cell, keeping
+only cells still down. The player must flip up one offered cell; if none is offered the
+game is lost. Flipping all nine wins.
+
+A state is the set of flipped cells as a bit mask: cell c is bit c-1, so the number of a
+position is the reference's board index (cells 2 and 4 up: 2 + 8 = 10). Layer n holds
+the positions with n cells up. The graph is a DAG of 2**cells positions.
+
+The six agents take the offered list as the rules give it:
+
+========  ===========================================================
+min       the lowest cell offered
+max       the highest cell offered
+first     the first cell of the list (die A when still down)
+last      the last cell of the list (the sum whenever it is offered)
+hilo      the first of 9, 8, 7, 1, 2, 3, 4, 5, 6 that is offered
+hilo2     the highest cell if it is above 6, otherwise the lowest
+========  ===========================================================
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from ..errors import InvalidArgumentError
+from ..rules import Option, Outcome, Rules
+
+
+class Jackpot(Rules):
+    """Jackpot rules for a board of ``cells`` cells and two dice of ``sides`` sides.
+
+    Examples
+    --------
+    >>> rules = Jackpot()
+    >>> [o.options for o in rules.outcomes(0) if o.probability == Fraction(1, 36)][:1]
+    [(Option(target=1, move=1, passes=False),)]
+    >>> rules.label(0), rules.label(511), rules.label(10)
+    ('START', 'WIN', '10')
+    """
+
+    name = "jackpot"
+
+    def __init__(self, *, cells: int = 9, sides: int = 6):
+        if not (isinstance(cells, int) and 1 <= cells <= 20):
+            raise InvalidArgumentError(f"cells must be an integer from 1 to 20, got {cells!r}")
+        if not (isinstance(sides, int) and 1 <= sides <= 20):
+            raise InvalidArgumentError(f"sides must be an integer from 1 to 20, got {sides!r}")
+        self.cells = cells
+        self.sides = sides
+        self.full = (1 << cells) - 1
+
+    def start(self) -> int:
+        return 0
+
+    def terminal_value(self, state: int):
+        return Fraction(1) if state == self.full else None
+
+    def offered(self, a: int, b: int) -> list[int]:
+        """Cells a roll (a, b) names, in order, without repeats (whether down or not)."""
+        cells = []
+        for cell in (a, b, a + b):
+            if cell <= self.cells and cell not in cells:
+                cells.append(cell)
+        return cells
+
+    def outcomes(self, state: int) -> list[Outcome]:
+        # Rolls offering the same ordered list of cells still down are one outcome.
+        weight = defaultdict(int)
+        for a in range(1, self.sides + 1):
+            for b in range(1, self.sides + 1):
+                down = tuple(c for c in self.offered(a, b) if not state >> (c - 1) & 1)
+                weight[down] += 1
+        total = self.sides ** 2
+        return [Outcome(Fraction(count, total),
+                        tuple(Option(state | 1 << (c - 1), move=c) for c in cells))
+                for cells, count in weight.items()]
+
+    def label(self, state: int) -> str:
+        if state == 0:
+            return "START"
+        if state == self.full:
+            return "WIN"
+        return str(state)
+
+    def layer(self, state: int) -> int:
+        return bin(state).count("1")
+
+    def move_label(self, move: int) -> str:
+        return f"flip {move}"
+
+    def cells_up(self, state: int) -> list[int]:
+        """The flipped cells of a position.
+
+        >>> Jackpot().cells_up(10)
+        [2, 4]
+        """
+        return [c for c in range(1, self.cells + 1) if state >> (c - 1) & 1]
+
+
+def _cells(options):
+    return [o.move for o in options]
+
+
+def agent_min(state, options):
+    cells = _cells(options)
+    return cells.index(min(cells))
+
+
+def agent_max(state, options):
+    cells = _cells(options)
+    return cells.index(max(cells))
+
+
+def agent_first(state, options):
+    return 0
+
+
+def agent_last(state, options):
+    return len(options) - 1
+
+
+HILO_PRIORITY = (9, 8, 7, 1, 2, 3, 4, 5, 6)
+
+
+def agent_hilo(state, options):
+    cells = _cells(options)
+    rank = {cell: i for i, cell in enumerate(HILO_PRIORITY)}
+    return min(range(len(cells)), key=lambda i: rank.get(cells[i], len(rank) + cells[i]))
+
+
+def agent_hilo2(state, options):
+    cells = _cells(options)
+    high = max(cells)
+    return cells.index(high if high > 6 else min(cells))
+
+
+AGENTS = {
+    "min": agent_min,
+    "max": agent_max,
+    "first": agent_first,
+    "last": agent_last,
+    "hilo": agent_hilo,
+    "hilo2": agent_hilo2,
+}
+"""The six agents of the reference analysis, by name."""
+
+PUBLISHED_PERCENT = {
+    "min": "1.3306", "max": "4.7706", "first": "1.3105",
+    "last": "5.2248", "hilo": "7.9855", "hilo2": "7.9855",
+}
+"""Win percentages the reference README prints, four decimals."""

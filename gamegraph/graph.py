@@ -1,0 +1,162 @@
+"""The explicit state graph: states numbered 0..n-1, outcomes and options in flat arrays.
+
+Layout (compressed sparse rows, two levels deep)::
+
+    state i      -> outcomes  outcome_ptr[i] .. outcome_ptr[i+1]-1
+    outcome k    -> options   option_ptr[k]  .. option_ptr[k+1]-1
+    outcome k    probability  outcome_weight[k] / denominator      (exact integers)
+    option j     target state option_target[j], move option_move[j], passes option_passes[j]
+
+Terminal states have no outcomes; their value (for the player to move there) is in
+``terminal_value``. Memory is a few bytes per outcome and per option, whatever the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from .errors import InvalidArgumentError
+
+
+def expand_ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
+    """Concatenate ``range(starts[i], stops[i])`` for every i, vectorised.
+
+    >>> expand_ranges(np.array([0, 5, 7]), np.array([2, 5, 9])).tolist()
+    [0, 1, 7, 8]
+    """
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(stops, dtype=np.int64) - starts
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    keep = lengths > 0
+    starts, lengths = starts[keep], lengths[keep]
+    # Each output position is its segment's start plus its offset inside the segment.
+    offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.repeat(starts, lengths) + offsets
+
+
+@dataclass(eq=False)
+class StateGraph:
+    """A game's reachable states and every legal move, as flat numpy arrays.
+
+    Build one with :func:`gamegraph.build`; see the module docstring for the layout.
+    """
+
+    rules: object
+    states: list
+    start: int
+    outcome_ptr: np.ndarray
+    outcome_weight: np.ndarray
+    denominator: int
+    option_ptr: np.ndarray
+    option_target: np.ndarray
+    option_move: np.ndarray
+    option_passes: np.ndarray
+    terminal: np.ndarray
+    terminal_value: np.ndarray
+    terminal_exact: dict = field(default_factory=dict)
+
+    # ---- sizes -------------------------------------------------------------
+    @property
+    def n_states(self) -> int:
+        return len(self.states)
+
+    @property
+    def n_outcomes(self) -> int:
+        return len(self.outcome_weight)
+
+    @property
+    def n_options(self) -> int:
+        return len(self.option_target)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the numeric arrays (the Python state objects are not counted)."""
+        arrays = (self.outcome_ptr, self.outcome_weight, self.option_ptr, self.option_target,
+                  self.option_move, self.option_passes, self.terminal, self.terminal_value)
+        return sum(a.nbytes for a in arrays)
+
+    # ---- derived arrays (computed once) -------------------------------------
+    @cached_property
+    def index(self) -> dict:
+        """Map from state value to its number."""
+        return {state: i for i, state in enumerate(self.states)}
+
+    @cached_property
+    def outcome_state(self) -> np.ndarray:
+        """For every outcome, the state it belongs to."""
+        return np.repeat(np.arange(self.n_states, dtype=np.int64), np.diff(self.outcome_ptr))
+
+    @cached_property
+    def option_outcome(self) -> np.ndarray:
+        """For every option, the outcome it belongs to."""
+        return np.repeat(np.arange(self.n_outcomes, dtype=np.int64), np.diff(self.option_ptr))
+
+    @cached_property
+    def outcome_probability(self) -> np.ndarray:
+        """Float probability of every outcome."""
+        return self.outcome_weight / self.denominator
+
+    @cached_property
+    def condensation(self):
+        """Strongly connected components in solving order (see :mod:`gamegraph.structure`)."""
+        from .structure import condense
+
+        return condense(self)
+
+    # ---- lookups -----------------------------------------------------------
+    def state_number(self, state) -> int:
+        """The number of a state value; raises InvalidArgumentError if it is not in the graph."""
+        try:
+            return self.index[state]
+        except (KeyError, TypeError):
+            raise InvalidArgumentError(f"state {state!r} is not in this graph") from None
+
+    def label(self, i: int) -> str:
+        return self.rules.label(self.states[i])
+
+    def layer(self, i: int):
+        return self.rules.layer(self.states[i])
+
+    @cached_property
+    def layers(self) -> np.ndarray:
+        """The layer of every state (-1 where the rules define none)."""
+        values = [self.rules.layer(s) for s in self.states]
+        return np.array([-1 if v is None else v for v in values], dtype=np.int64)
+
+    def layer_counts(self) -> list[int]:
+        """How many states each layer holds, layer 0 first.
+
+        Raises InvalidArgumentError for games without layers.
+        """
+        if (self.layers < 0).any():
+            raise InvalidArgumentError(f"{self.rules.name} states have no layers")
+        return np.bincount(self.layers).tolist()
+
+    def probability(self, k: int) -> Fraction:
+        """Exact probability of outcome k."""
+        return Fraction(int(self.outcome_weight[k]), self.denominator)
+
+    def outcomes_of(self, i: int) -> range:
+        return range(int(self.outcome_ptr[i]), int(self.outcome_ptr[i + 1]))
+
+    def options_of(self, k: int) -> range:
+        return range(int(self.option_ptr[k]), int(self.option_ptr[k + 1]))
+
+    def is_acyclic(self) -> bool:
+        return not self.condensation.cyclic.any()
+
+    def to_networkx(self):
+        """The graph as a networkx DiGraph (see :func:`gamegraph.interchange.to_networkx`)."""
+        from .interchange import to_networkx
+
+        return to_networkx(self)
+
+    def __repr__(self) -> str:
+        return (f"StateGraph({self.rules.name!r}: {self.n_states} states, "
+                f"{self.n_outcomes} outcomes, {self.n_options} options)")

@@ -1,0 +1,77 @@
+"""Linear systems ``A x = b`` with a sparse A given as (rows, cols, coefficients).
+
+Floats go to scipy's sparse LU; exact systems (entries are Fractions) are solved by
+Gaussian elimination over the rationals, row by row, which stays sparse for the small
+strongly connected components where exact answers are cheap.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import scipy.sparse
+import scipy.sparse.linalg
+
+from .errors import ConvergenceError
+
+
+def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
+    """Solve ``A x = b`` where ``A[rows[i], cols[i]] += coefficients[i]``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> solve_sparse([0, 0, 1, 1], [0, 1, 0, 1], [F(1), F(3, 4), F(3, 4), F(1)],
+    ...              [F(1, 4), F(1, 4)], 2, exact=True).tolist()
+    [Fraction(1, 7), Fraction(1, 7)]
+    """
+    if exact:
+        return _solve_rational(rows, cols, coefficients, b, size)
+    matrix = scipy.sparse.csc_matrix(
+        (np.asarray(coefficients, dtype=np.float64), (rows, cols)), shape=(size, size))
+    x = np.atleast_1d(scipy.sparse.linalg.spsolve(matrix, np.asarray(b, dtype=np.float64)))
+    if not np.all(np.isfinite(x)):
+        raise ConvergenceError(
+            "singular system: under this policy some states never reach the end of the game")
+    return x
+
+
+def _solve_rational(rows, cols, coefficients, b, size):
+    matrix = [dict() for _ in range(size)]
+    for r, c, v in zip(rows, cols, coefficients):
+        row = matrix[int(r)]
+        row[int(c)] = row.get(int(c), 0) + v
+    rhs = [Fraction(v) for v in b]
+    # Gauss-Jordan on dict rows; pivot on the diagonal when it is non-zero.
+    for col in range(size):
+        pivot = next((r for r in range(col, size) if matrix[r].get(col, 0) != 0), None)
+        if pivot is None:
+            raise ConvergenceError(
+                "singular system: under this policy some states never reach the end of the game")
+        if pivot != col:
+            matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
+            rhs[col], rhs[pivot] = rhs[pivot], rhs[col]
+        prow = matrix[col]
+        scale = prow[col]
+        if scale != 1:
+            for c in prow:
+                prow[c] /= scale
+            rhs[col] /= scale
+        for r in range(size):
+            if r == col:
+                continue
+            factor = matrix[r].get(col, 0)
+            if factor == 0:
+                continue
+            row = matrix[r]
+            for c, v in prow.items():
+                new = row.get(c, 0) - factor * v
+                if new == 0:
+                    row.pop(c, None)
+                else:
+                    row[c] = new
+            rhs[r] -= factor * rhs[col]
+    out = np.empty(size, dtype=object)
+    out[:] = rhs
+    return out

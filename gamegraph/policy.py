@@ -1,0 +1,162 @@
+"""Policies as data, and the Markov chain a policy turns a game graph into.
+
+A :class:`Policy` holds, for every outcome of a graph, which of its options is taken
+(-1 where the outcome offers none). A rule-of-thumb agent and a solved optimal policy
+are the same type, so everything downstream (propagation, simulation, drawing,
+comparison) treats them alike.
+
+Under a policy the graph becomes a Markov chain (:class:`MarkovChain`): from each state,
+an edge to each successor weighted by the probability that the move is taken (the sum
+of the probabilities of the outcomes whose chosen option leads there), plus the
+probability of being stuck with no legal option.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from .errors import InvalidArgumentError
+from .graph import StateGraph
+from .rules import Option
+
+
+@dataclass(eq=False)
+class Policy:
+    """The option taken at every outcome of one graph.
+
+    Parameters
+    ----------
+    choice : ndarray of int
+        For outcome k, the index (within the outcome's options) of the option taken,
+        or -1 where the outcome has no options.
+    name : str
+        A name for tables and legends.
+
+    Examples
+    --------
+    >>> from gamegraph import build
+    >>> from gamegraph.games.jackpot import Jackpot, AGENTS
+    >>> graph = build(Jackpot())
+    >>> hilo = Policy.from_agent(graph, AGENTS["hilo"], name="hilo")
+    >>> int((hilo.choice >= 0).sum()) == int((np.diff(graph.option_ptr) > 0).sum())
+    True
+    """
+
+    choice: np.ndarray
+    name: str = "policy"
+
+    @classmethod
+    def from_agent(cls, graph: StateGraph, agent, name: str | None = None) -> "Policy":
+        """Ask ``agent(state, options)`` for its pick at every outcome of ``graph``.
+
+        ``options`` is a tuple of :class:`~gamegraph.rules.Option` in the order the rules
+        offer them; the agent returns an index into it.
+        """
+        choice = np.full(graph.n_outcomes, -1, dtype=np.int32)
+        states = graph.states
+        for i in range(graph.n_states):
+            state = states[i]
+            for k in graph.outcomes_of(i):
+                span = graph.options_of(k)
+                if not span:
+                    continue
+                options = tuple(
+                    Option(states[graph.option_target[j]], int(graph.option_move[j]),
+                           bool(graph.option_passes[j]))
+                    for j in span)
+                picked = agent(state, options)
+                if not 0 <= picked < len(options):
+                    raise InvalidArgumentError(
+                        f"agent {name or agent!r} picked option {picked} of {len(options)} "
+                        f"at {graph.label(i)}")
+                choice[k] = picked
+        return cls(choice=choice, name=name or getattr(agent, "__name__", "agent"))
+
+    def check(self, graph: StateGraph) -> None:
+        """Raise InvalidArgumentError unless this policy fits ``graph``."""
+        counts = np.diff(graph.option_ptr)
+        if len(self.choice) != graph.n_outcomes:
+            raise InvalidArgumentError(
+                f"policy {self.name!r} has {len(self.choice)} choices; "
+                f"the graph has {graph.n_outcomes} outcomes")
+        bad = (self.choice >= counts) | ((self.choice < 0) & (counts > 0))
+        if bad.any():
+            raise InvalidArgumentError(
+                f"policy {self.name!r} picks no valid option at {int(bad.sum())} outcomes")
+
+    def chosen_option(self, graph: StateGraph) -> np.ndarray:
+        """Global option number taken at every outcome (-1 where none)."""
+        return np.where(self.choice >= 0, graph.option_ptr[:-1] + self.choice, -1)
+
+    def chain(self, graph: StateGraph) -> "MarkovChain":
+        """The Markov chain this policy makes of ``graph``."""
+        return MarkovChain.from_policy(graph, self)
+
+
+@dataclass(eq=False)
+class MarkovChain:
+    """A graph under a policy: weighted edges per state (CSR), exact integer weights.
+
+    ``edge_weight / denominator`` is the probability that the move along an edge is
+    taken; ``stuck_weight[i] / denominator`` the probability that the player at state i
+    throws and has no option (and so loses).
+    """
+
+    graph: StateGraph
+    policy: Policy
+    edge_ptr: np.ndarray
+    edge_target: np.ndarray
+    edge_weight: np.ndarray
+    edge_move: np.ndarray
+    edge_passes: np.ndarray
+    stuck_weight: np.ndarray
+
+    @property
+    def denominator(self) -> int:
+        return self.graph.denominator
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.edge_target)
+
+    @cached_property
+    def edge_source(self) -> np.ndarray:
+        return np.repeat(np.arange(self.graph.n_states, dtype=np.int64), np.diff(self.edge_ptr))
+
+    @cached_property
+    def edge_probability(self) -> np.ndarray:
+        return self.edge_weight / self.denominator
+
+    def edge_fraction(self, e: int) -> Fraction:
+        return Fraction(int(self.edge_weight[e]), self.denominator)
+
+    @classmethod
+    def from_policy(cls, graph: StateGraph, policy: Policy) -> "MarkovChain":
+        policy.check(graph)
+        n = graph.n_states
+        option = policy.chosen_option(graph)
+        alive = option >= 0
+        source = graph.outcome_state[alive]
+        weight = graph.outcome_weight[alive]
+        target = graph.option_target[option[alive]]
+        passes = graph.option_passes[option[alive]]
+        key = (source * n + target) * 2 + passes
+        unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        merged = np.bincount(inverse, weights=weight).astype(np.int64)
+        edge_source = unique // (2 * n)
+        stuck = np.bincount(graph.outcome_state[~alive], weights=graph.outcome_weight[~alive],
+                            minlength=n).astype(np.int64)
+        return cls(
+            graph=graph,
+            policy=policy,
+            edge_ptr=np.concatenate([[0], np.cumsum(np.bincount(edge_source, minlength=n))]),
+            edge_target=(unique // 2) % n,
+            edge_weight=merged,
+            edge_move=graph.option_move[option[alive][first]],
+            edge_passes=(unique % 2).astype(bool),
+            stuck_weight=stuck,
+        )

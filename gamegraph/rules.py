@@ -1,0 +1,94 @@
+"""How a game states its rules, so that :func:`gamegraph.build` can explore it.
+
+A turn is a chance event followed by a choice. From a non-terminal state the player
+throws; each :class:`Outcome` of the throw has an exact probability and a tuple of
+:class:`Option` s the player may pick. An option names the successor state and says
+whether the turn passes to the other side. An outcome with no options is a dead end:
+the player to move has lost.
+
+Values follow one convention everywhere: the value of a state is the probability that
+the player to move wins. An option that passes the turn is worth ``1 - v(target)``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Hashable, Sequence
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice after a throw.
+
+    Parameters
+    ----------
+    target : hashable
+        The state the choice leads to.
+    move : int
+        A small integer naming the move (a cell flipped, a piece moved); -1 if unnamed.
+    passes : bool
+        True when the turn passes to the other side after this choice.
+    """
+
+    target: Hashable
+    move: int = -1
+    passes: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One result of a throw: its exact probability and the options it offers, in order."""
+
+    probability: Fraction
+    options: tuple[Option, ...]
+
+
+class Rules(ABC):
+    """The rules of a game. Subclass it and implement the three abstract methods.
+
+    Examples
+    --------
+    A coin-flip race: heads wins, tails passes the turn to the opponent.
+
+    >>> from fractions import Fraction
+    >>> class CoinRace(Rules):
+    ...     name = "coin race"
+    ...     def start(self):
+    ...         return "play"
+    ...     def terminal_value(self, state):
+    ...         return Fraction(1) if state == "won" else None
+    ...     def outcomes(self, state):
+    ...         half = Fraction(1, 2)
+    ...         return [Outcome(half, (Option("won"),)),
+    ...                 Outcome(half, (Option("play", passes=True),))]
+    >>> CoinRace().terminal_value("won")
+    Fraction(1, 1)
+    """
+
+    name: str = "game"
+
+    @abstractmethod
+    def start(self) -> Hashable:
+        """The state the game starts in."""
+
+    @abstractmethod
+    def terminal_value(self, state) -> Fraction | None:
+        """The value of a terminal state for the player to move there; None if the game goes on."""
+
+    @abstractmethod
+    def outcomes(self, state) -> Sequence[Outcome]:
+        """The outcomes of the next throw from a non-terminal state."""
+
+    def label(self, state) -> str:
+        """Readable text for a state (used in diagrams and messages)."""
+        return str(state)
+
+    def layer(self, state) -> int | None:
+        """The layer a state belongs to in a layered drawing, or None if the game has none."""
+        return None
+
+    def move_label(self, move: int) -> str:
+        """Readable text for a move number."""
+        return str(move)
