@@ -69,8 +69,12 @@ def _normal_quantile(q: float) -> float:
 
 
 def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None = None,
-             max_throws: int = 100_000, batch: int = 1_000_000) -> SimulationResult:
+             max_throws: int = 100_000, batch: int = 1_000_000,
+             progress=None) -> SimulationResult:
     """Play ``games`` games under ``policy`` and count the first player's wins.
+
+    Games are played ``batch`` at a time; ``progress(done, total)`` is called after each
+    batch when given.
 
     Examples
     --------
@@ -137,5 +141,7 @@ def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None 
             wins += float(np.where(other[ended], 1 - v, v).sum())
             live = live[~done]
         unfinished += len(live)
+        if progress is not None:
+            progress(first + size, games)
     return SimulationResult(games=int(games), wins=wins, throws=throws, unfinished=unfinished,
                             seconds=time.perf_counter() - started, seed=seed)

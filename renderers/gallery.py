@@ -1,0 +1,187 @@
+"""Build the gallery: every diagram, figure and table the project publishes.
+
+Run ``python -m renderers.gallery [FOLDER]`` (``make gallery`` does). Writes into FOLDER
+(default ``gallery``) and finishes with ``index.html``, a self-contained page linking
+everything, and ``results.md``.
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+import time
+from pathlib import Path
+
+from gamegraph import Policy, build, evaluate, solve
+from gamegraph.analysis import compare_policies
+from gamegraph.compare import compare
+from gamegraph.errors import GameGraphError, OutputError
+from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
+from gamegraph.propagate import propagate
+from gamegraph.simulate import simulate
+
+from . import dot, figures
+from .output import write_atomic
+
+MONTE_CARLO_GAMES = 1_000_000
+MONTE_CARLO_SEED = 2026
+
+
+class _Steps:
+    """Prints one line per step with its time, so a long build shows progress."""
+
+    def __init__(self, stream=sys.stdout):
+        self.stream = stream
+        self.items = []
+
+    def __call__(self, message):
+        self.stream.write(f"  {message} ... ")
+        self.stream.flush()
+        self.started = time.perf_counter()
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stream.write("failed\n" if exc[0] else f"{time.perf_counter() - self.started:.2f} s\n")
+        return False
+
+
+def jackpot_section(folder: Path, step) -> tuple[str, list]:
+    """Jackpot diagrams, figures and the results table; returns (markdown, html items)."""
+    with step("jackpot: build and solve exactly"):
+        graph = build(Jackpot())
+        solution = solve(graph, exact=True)
+        rows = compare_policies(graph, AGENTS, exact=True, solution=solution)
+    policies = {row.name: row.policy for row in rows}
+
+    items = []
+    diagrams = [
+        ("jackpot-hilo-layers.png", "hilo", dict(style="layers"),
+         "HiLo's game graph with a box per layer (cells flipped), as in the reference README."),
+        ("jackpot-hilo-moves.png", "hilo", dict(style="moves"),
+         "HiLo's game graph with each edge labelled by the cell it flips."),
+        ("jackpot-optimal-layers.png", "optimal", dict(style="layers"),
+         "The optimal policy's game graph (retrograde solve); the reference did not compute it."),
+        ("jackpot-hilo-diff.png", "hilo", dict(style="layers", diff=True),
+         "Where HiLo gives up win probability: red moves lose value against the optimum, "
+         "dashed green edges are the better moves, red boxes the positions where it happens."),
+        ("jackpot-hilo-moves-weights.svg", "hilo", dict(style="moves", weights="count", reach=True),
+         "HiLo, moves labelled with the cell and the number of the 36 rolls taking them; "
+         "each position shows its reach probability (SVG, zoomable)."),
+    ]
+    for name, agent, options, caption in diagrams:
+        with step(f"jackpot: {name}"):
+            policy = policies[agent]
+            win = evaluate(graph, policy, exact=True).start_value
+            source = dot.chain_dot(
+                policy.chain(graph), style=options["style"], weights=options.get("weights"),
+                reach=propagate(graph, policy) if options.get("reach") else None,
+                comparison=compare(solution, policy) if options.get("diff") else None,
+                title=f"Jackpot: {agent} ({100 * float(win):.4f} % wins)")
+            dot.write(source, folder / name)
+            dot.write(source, folder / (Path(name).stem + ".dot"))
+        items.append((name, caption))
+
+    with step("jackpot: figures"):
+        figures.save(figures.policy_bars(rows, title="Jackpot: exact win probability by policy",
+                                         published=PUBLISHED_PERCENT),
+                     folder / "jackpot-policies.png")
+        ends = {row.name: propagate(graph, row.policy, exact=True).stuck_by_layer()[:9]
+                for row in rows if row.name in ("min", "last", "hilo", "optimal")}
+        figures.save(figures.layer_distribution(
+            ends, title="Jackpot: where games are lost", xlabel="cells flipped when stuck"),
+            folder / "jackpot-lost-at.png")
+    items.insert(0, ("jackpot-policies.png", "Exact win probability of the six agents and of "
+                     "the optimal policy; black ticks are the reference's published figures."))
+    items.insert(1, ("jackpot-lost-at.png", "How far games get before they are lost: the "
+                     "probability of being stuck with n cells flipped."))
+
+    lines = ["## Jackpot", "",
+             f"{graph.n_states} positions; layers {graph.layer_counts()}. Exact values by "
+             f"retrograde solving; Monte Carlo: {MONTE_CARLO_GAMES:,} seeded games "
+             f"(seed {MONTE_CARLO_SEED}) per policy.", "",
+             "| policy | exact win probability | % | published % | Monte Carlo % (95 % interval) "
+             "| expected throws |",
+             "|---|---|---|---|---|---|"]
+    with step(f"jackpot: Monte Carlo, {MONTE_CARLO_GAMES:,} games per policy"):
+        for row in rows:
+            mc = simulate(graph, row.policy, games=MONTE_CARLO_GAMES, seed=MONTE_CARLO_SEED)
+            low, high = mc.interval()
+            throws = float(propagate(graph, row.policy).expected_throws)
+            lines.append(
+                f"| {row.name} | {row.win.numerator}/{row.win.denominator} | {row.percent:.4f} "
+                f"| {PUBLISHED_PERCENT.get(row.name, '(not published)')} "
+                f"| {100 * mc.estimate:.3f} ({100 * low:.3f} .. {100 * high:.3f}) | {throws:.4f} |")
+    return "\n".join(lines) + "\n", items
+
+
+def _html_table(markdown: str) -> str:
+    rows = [line for line in markdown.splitlines() if line.startswith("|")]
+    out = ["<table>"]
+    for n, line in enumerate(rows):
+        if n == 1:
+            continue
+        cells = [html.escape(c.strip()) for c in line.strip("|").split("|")]
+        tag = "th" if n == 0 else "td"
+        out.append("<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def build_gallery(folder="gallery", stream=sys.stdout) -> Path:
+    """Write the whole gallery into ``folder``; returns the path of its index page."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot create gallery folder {folder}: {error.strerror}") from None
+    step = _Steps(stream)
+    started = time.perf_counter()
+    stream.write(f"building the gallery in {folder}/ (Graphviz: {dot.graphviz_engine()})\n")
+    markdown, items = jackpot_section(folder, step)
+    write_atomic(folder / "results.md", "# gamegraph results\n\n" + markdown)
+    figures_html = "\n".join(
+        f'<figure><a href="{html.escape(name)}"><img src="{html.escape(name)}" '
+        f'alt="{html.escape(name)}"></a><figcaption>{html.escape(caption)} '
+        f'(<a href="{html.escape(Path(name).stem)}.dot">DOT</a>)</figcaption></figure>'
+        if name.startswith("jackpot-hilo") or name.startswith("jackpot-optimal") else
+        f'<figure><img src="{html.escape(name)}" alt="{html.escape(name)}">'
+        f'<figcaption>{html.escape(caption)}</figcaption></figure>'
+        for name, caption in items)
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>gamegraph gallery</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; }}
+table {{ border-collapse: collapse; font-size: 0.9em; }}
+td, th {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }}
+figure {{ margin: 2em 0; }} img {{ max-width: 100%; border: 1px solid #eee; }}
+figcaption {{ color: #444; }}
+</style></head><body>
+<h1>gamegraph gallery</h1>
+<h2>Jackpot</h2>
+{_html_table(markdown)}
+{figures_html}
+</body></html>
+"""
+    index = write_atomic(folder / "index.html", page)
+    stream.write(f"done in {time.perf_counter() - started:.1f} s: open {index}\n")
+    return index
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) > 1 or (argv and argv[0].startswith("-")):
+        sys.stderr.write("usage: python -m renderers.gallery [FOLDER]\n")
+        return 2
+    try:
+        build_gallery(argv[0] if argv else "gallery")
+    except GameGraphError as error:
+        sys.stderr.write(f"gallery: error: {error}\n")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
