@@ -12,8 +12,11 @@ from .errors import InvalidRulesError
 from .graph import StateGraph
 
 
-def build(rules, *, max_states: int | None = None) -> StateGraph:
-    """Visit every state reachable from ``rules.start()`` once and return the explicit graph.
+def build(rules, *, max_states: int | None = None, explore: bool = False) -> StateGraph:
+    """Visit every state reachable from the rules' roots once and return the explicit graph.
+
+    The start state is number 0; the other roots (``rules.roots()``, by default just the
+    start) and everything reachable from them follow.
 
     Parameters
     ----------
@@ -21,6 +24,9 @@ def build(rules, *, max_states: int | None = None) -> StateGraph:
         The game.
     max_states : int, optional
         Refuse to grow past this many states (InvalidRulesError), a guard for huge games.
+    explore : bool
+        Use the generic state-by-state exploration even when the rules offer a
+        vectorised ``build_graph()`` (tests compare the two).
 
     Examples
     --------
@@ -29,6 +35,8 @@ def build(rules, *, max_states: int | None = None) -> StateGraph:
     >>> graph.n_states, graph.layer_counts()
     (512, [1, 9, 36, 84, 126, 126, 84, 36, 9, 1])
     """
+    if not explore and hasattr(rules, "build_graph"):
+        return rules.build_graph()
     start = rules.start()
     index = {start: 0}
     states = [start]
@@ -50,6 +58,8 @@ def build(rules, *, max_states: int | None = None) -> StateGraph:
                 raise InvalidRulesError(f"{rules.name} has more than {max_states} states")
         return i
 
+    for root in rules.roots():
+        number(root)
     while queue:
         state = queue.popleft()
         value = rules.terminal_value(state)

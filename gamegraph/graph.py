@@ -113,6 +113,8 @@ class StateGraph:
     def state_number(self, state) -> int:
         """The number of a state value; raises InvalidArgumentError if it is not in the graph."""
         try:
+            if hasattr(self.states, "index_of"):       # a vectorised game's lazy state table
+                return self.states.index_of(state)
             return self.index[state]
         except (KeyError, TypeError):
             raise InvalidArgumentError(f"state {state!r} is not in this graph") from None

@@ -69,9 +69,10 @@ class Policy:
                            bool(graph.option_passes[j]))
                     for j in span)
                 picked = agent(state, options)
-                if not 0 <= picked < len(options):
+                if (isinstance(picked, bool) or not isinstance(picked, (int, np.integer))
+                        or not 0 <= picked < len(options)):
                     raise InvalidArgumentError(
-                        f"agent {name or agent!r} picked option {picked} of {len(options)} "
+                        f"agent {name or agent!r} picked option {picked!r} of {len(options)} "
                         f"at {graph.label(i)}")
                 choice[k] = picked
         return cls(choice=choice, name=name or getattr(agent, "__name__", "agent"))

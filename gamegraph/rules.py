@@ -81,6 +81,14 @@ class Rules(ABC):
     def outcomes(self, state) -> Sequence[Outcome]:
         """The outcomes of the next throw from a non-terminal state."""
 
+    def roots(self):
+        """Every state the graph must contain besides those reachable from the start.
+
+        Defaults to just the start. A game whose tables cover positions the start cannot
+        reach (Super Six lists every (b, c, o)) returns them here.
+        """
+        return (self.start(),)
+
     def label(self, state) -> str:
         """Readable text for a state (used in diagrams and messages)."""
         return str(state)

@@ -52,8 +52,8 @@ class SimulationResult:
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """Wilson score interval for the win probability.
 
-        >>> SimulationResult(100, 50, 0, 0, 0.0, 1).interval()
-        (0.40382..., 0.59617...)
+        >>> [round(x, 4) for x in SimulationResult(100, 50, 0, 0, 0.0, 1).interval()]
+        [0.4038, 0.5962]
         """
         z = _normal_quantile(0.5 + confidence / 2)
         n, p = self.games, self.estimate
@@ -88,6 +88,9 @@ def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None 
     """
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 1 <= games <= MAX_GAMES:
         raise InvalidArgumentError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
+    for what, number in (("max_throws", max_throws), ("batch", batch)):
+        if isinstance(number, bool) or not isinstance(number, (int, np.integer)) or number < 1:
+            raise InvalidArgumentError(f"{what} must be a positive whole number, got {number!r}")
     chain = policy.chain(graph)
     n, denominator = graph.n_states, graph.denominator
     # One row per chain edge plus a "stuck" row per state (target -1), keyed so that a
@@ -120,6 +123,8 @@ def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None 
         state = np.full(size, graph.start, dtype=np.int64)
         other = np.zeros(size, dtype=bool)      # True when the second player is to move
         live = np.flatnonzero(~graph.terminal[state])
+        if graph.terminal[graph.start]:  # a game that is over before the first throw
+            wins += size * float(value_for_mover[graph.start])
         for _ in range(max_throws):
             if not len(live):
                 break

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from numbers import Real
 
 import numpy as np
 
@@ -125,8 +126,10 @@ class _Solver:
 
     # -- the Bellman operator on a block ------------------------------------
     def option_values(self, block):
-        q = self.values[block.targets]
-        return np.where(block.passes, self.one - q, q)
+        q = self.values[block.targets]  # fancy indexing: a copy, safe to change
+        if block.passes.any():  # compute 1 - q only where the turn passes (costly for Fractions)
+            q[block.passes] = self.one - q[block.passes]
+        return q
 
     def backup(self, block, choice=None):
         """(T v) on the block's states; with ``choice`` (local index per outcome) the policy's."""
@@ -264,10 +267,10 @@ class _Solver:
 def _check(tol, max_iter, method):
     if method not in METHODS:
         raise UnknownNameError("method", method, METHODS)
-    if not (isinstance(max_iter, (int, np.integer)) and max_iter >= 1):
+    if isinstance(max_iter, bool) or not (isinstance(max_iter, (int, np.integer)) and max_iter >= 1):
         raise InvalidArgumentError(f"max_iter must be a positive integer, got {max_iter!r}")
-    if not tol > 0:
-        raise InvalidArgumentError(f"tol must be positive, got {tol!r}")
+    if isinstance(tol, bool) or not (isinstance(tol, Real) and tol > 0):
+        raise InvalidArgumentError(f"tol must be a positive number, got {tol!r}")
 
 
 def solve(graph: StateGraph, *, exact: bool = False, method: str = "policy",
@@ -291,8 +294,8 @@ def solve(graph: StateGraph, *, exact: bool = False, method: str = "policy",
     >>> from gamegraph import build
     >>> from gamegraph.games.jackpot import Jackpot
     >>> solution = solve(build(Jackpot()), exact=True)
-    >>> float(solution.start_value) > 0.08
-    True
+    >>> solution.start_value
+    Fraction(14103327415, 176319369216)
     """
     _check(tol, max_iter, method)
     solver = _Solver(graph, exact, None, tol, max_iter, method)
@@ -310,8 +313,8 @@ def evaluate(graph: StateGraph, policy: Policy, *, exact: bool = False) -> Solut
     >>> from gamegraph.games.jackpot import Jackpot, AGENTS
     >>> graph = build(Jackpot())
     >>> hilo = Policy.from_agent(graph, AGENTS["hilo"])
-    >>> evaluate(graph, hilo, exact=True).start_value.limit_denominator(10**4)
-    Fraction(363, 4546)
+    >>> evaluate(graph, hilo, exact=True).start_value
+    Fraction(660001525, 8264970432)
     """
     policy.check(graph)
     solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")

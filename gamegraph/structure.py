@@ -84,8 +84,9 @@ def condense(graph) -> Condensation:
     while len(frontier):
         height[frontier] = h
         above = pred[expand_ranges(pred_ptr[frontier], pred_ptr[frontier + 1])]
-        out_degree -= np.bincount(above, minlength=n_comp)
-        candidates = np.unique(above)
+        # Touch only the components just reached: O(edges) over all levels, not O(n * levels).
+        candidates, hits = np.unique(above, return_counts=True)
+        out_degree[candidates] -= hits
         frontier = candidates[out_degree[candidates] == 0]
         h += 1
 

@@ -36,8 +36,8 @@ class Jackpot(Rules):
     Examples
     --------
     >>> rules = Jackpot()
-    >>> [o.options for o in rules.outcomes(0) if o.probability == Fraction(1, 36)][:1]
-    [(Option(target=1, move=1, passes=False),)]
+    >>> [o.options for o in rules.outcomes(0) if len(o.options) == 1]  # rolls (5, 5) and (6, 6)
+    [(Option(target=16, move=5, passes=False),), (Option(target=32, move=6, passes=False),)]
     >>> rules.label(0), rules.label(511), rules.label(10)
     ('START', 'WIN', '10')
     """
@@ -45,9 +45,9 @@ class Jackpot(Rules):
     name = "jackpot"
 
     def __init__(self, *, cells: int = 9, sides: int = 6):
-        if not (isinstance(cells, int) and 1 <= cells <= 20):
+        if isinstance(cells, bool) or not (isinstance(cells, int) and 1 <= cells <= 20):
             raise InvalidArgumentError(f"cells must be an integer from 1 to 20, got {cells!r}")
-        if not (isinstance(sides, int) and 1 <= sides <= 20):
+        if isinstance(sides, bool) or not (isinstance(sides, int) and 1 <= sides <= 20):
             raise InvalidArgumentError(f"sides must be an integer from 1 to 20, got {sides!r}")
         self.cells = cells
         self.sides = sides
