@@ -68,13 +68,14 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
             outcome_counts.append(0)
             continue
         outcomes = rules.outcomes(state)
-        total = Fraction(0)
+        probabilities = [Fraction(outcome.probability) for outcome in outcomes]
+        if any(p <= 0 for p in probabilities):
+            raise InvalidRulesError(
+                f"an outcome of {rules.label(state)} has probability {min(probabilities)}")
+        common = lcm(*(p.denominator for p in probabilities)) if probabilities else 1
+        total = Fraction(sum(p.numerator * (common // p.denominator) for p in probabilities), common)
+        weights.extend(probabilities)
         for outcome in outcomes:
-            p = Fraction(outcome.probability)
-            if p <= 0:
-                raise InvalidRulesError(f"outcome of {rules.label(state)} has probability {p}")
-            total += p
-            weights.append(p)
             option_counts.append(len(outcome.options))
             for option in outcome.options:
                 targets.append(number(option.target))

@@ -56,25 +56,17 @@ class Policy:
         ``options`` is a tuple of :class:`~gamegraph.rules.Option` in the order the rules
         offer them; the agent returns an index into it.
         """
+        picks = []
+        for i, k, state, options in _offers(graph):
+            picked = agent(state, options)
+            if (isinstance(picked, bool) or not isinstance(picked, (int, np.integer))
+                    or not 0 <= picked < len(options)):
+                raise InvalidArgumentError(
+                    f"agent {name or agent!r} picked option {picked!r} of {len(options)} "
+                    f"at {graph.label(i)}")
+            picks.append(picked)
         choice = np.full(graph.n_outcomes, -1, dtype=np.int32)
-        states = graph.states
-        for i in range(graph.n_states):
-            state = states[i]
-            for k in graph.outcomes_of(i):
-                span = graph.options_of(k)
-                if not span:
-                    continue
-                options = tuple(
-                    Option(states[graph.option_target[j]], int(graph.option_move[j]),
-                           bool(graph.option_passes[j]))
-                    for j in span)
-                picked = agent(state, options)
-                if (isinstance(picked, bool) or not isinstance(picked, (int, np.integer))
-                        or not 0 <= picked < len(options)):
-                    raise InvalidArgumentError(
-                        f"agent {name or agent!r} picked option {picked!r} of {len(options)} "
-                        f"at {graph.label(i)}")
-                choice[k] = picked
+        choice[_offered_outcomes(graph)] = picks
         return cls(choice=choice, name=name or getattr(agent, "__name__", "agent"))
 
     def check(self, graph: StateGraph) -> None:
@@ -96,6 +88,30 @@ class Policy:
     def chain(self, graph: StateGraph) -> "MarkovChain":
         """The Markov chain this policy makes of ``graph``."""
         return MarkovChain.from_policy(graph, self)
+
+
+def _offers(graph: StateGraph) -> list:
+    """(state number, outcome, state, options) for every outcome with options, made once
+    per graph and kept on it, so that comparing many agents builds them only once."""
+    cached = graph.__dict__.get("_offers")
+    if cached is None:
+        states = graph.states
+        targets = [states[t] for t in graph.option_target.tolist()]
+        moves = graph.option_move.tolist()
+        passes = graph.option_passes.tolist()
+        option_ptr = graph.option_ptr.tolist()
+        owner = graph.outcome_state.tolist()
+        cached = []
+        for k in _offered_outcomes(graph).tolist():
+            options = tuple(Option(targets[j], moves[j], passes[j])
+                            for j in range(option_ptr[k], option_ptr[k + 1]))
+            cached.append((owner[k], k, states[owner[k]], options))
+        graph.__dict__["_offers"] = cached
+    return cached
+
+
+def _offered_outcomes(graph: StateGraph) -> np.ndarray:
+    return np.flatnonzero(np.diff(graph.option_ptr) > 0)
 
 
 @dataclass(eq=False)

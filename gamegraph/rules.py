@@ -13,13 +13,11 @@ the player to move wins. An option that passes the turn is worth ``1 - v(target)
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Hashable, Sequence
+from typing import Hashable, NamedTuple, Sequence
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One choice after a throw.
 
     Parameters
@@ -37,8 +35,7 @@ class Option:
     passes: bool = False
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """One result of a throw: its exact probability and the options it offers, in order."""
 
     probability: Fraction

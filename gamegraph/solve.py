@@ -30,6 +30,7 @@ the same code gives the value of any agent.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Real
@@ -42,6 +43,7 @@ from .linear import solve_sparse
 from .policy import Policy
 
 METHODS = ("policy", "value")
+_CHUNK = 1 << 18          # states per block in the final pass
 
 
 @dataclass(eq=False)
@@ -111,8 +113,12 @@ class _Solver:
         self.max_iter = max_iter
         self.method = method
         self.one = Fraction(1) if exact else 1.0
+        self.scale = None
+        self.position = None
         n = graph.n_states
-        if exact:
+        if exact and not graph.condensation.cyclic.any():
+            self._use_scaled_integers()
+        elif exact:
             self.values = np.empty(n, dtype=object)
             self.values[:] = Fraction(0)
             for i, v in graph.terminal_exact.items():
@@ -123,6 +129,37 @@ class _Solver:
         if policy is not None:
             self.choice[:] = policy.choice
         self.iterations = 0
+
+    def _use_scaled_integers(self):
+        """Exact values of an acyclic graph as integers over one common denominator.
+
+        A state of height h has a value with denominator dividing L * D**h (L: the lcm of
+        the terminal values' denominators, D: the graph's probability denominator), so
+        with G = L * D**H, H the greatest height, every value times G is an integer and
+        the Bellman backup needs only integer products, sums, maxima and an exact division
+        by D. No gcd is ever taken, and where D * G fits in 63 bits the arithmetic runs
+        in numpy int64 (Jackpot: G = 36**9).
+        """
+        graph = self.graph
+        common = math.lcm(*(v.denominator for v in graph.terminal_exact.values())) \
+            if graph.terminal_exact else 1
+        height = max(len(graph.condensation.levels) - 1, 0)
+        self.scale = common * graph.denominator ** height
+        small = self.scale * graph.denominator < 2**62
+        self.values = np.zeros(graph.n_states, dtype=np.int64 if small else object)
+        if not small:
+            self.values[:] = 0
+        for i, v in graph.terminal_exact.items():
+            self.values[i] = v.numerator * (self.scale // v.denominator)
+        self.one = self.scale
+
+    def exact_values(self):
+        """The values as Fractions (undoing the integer scaling when it was used)."""
+        if self.scale is None:
+            return self.values
+        out = np.empty(len(self.values), dtype=object)
+        out[:] = [Fraction(int(v), self.scale) for v in self.values]
+        return out
 
     # -- the Bellman operator on a block ------------------------------------
     def option_values(self, block):
@@ -142,6 +179,8 @@ class _Solver:
             picked = block.option_local == choice[block.option_owner]
             best[block.option_owner[picked]] = q[picked]
         totals = np.add.reduceat(block.weights * best, block.state_starts)
+        if self.scale is not None:
+            return totals // self.graph.denominator      # exact: see _use_scaled_integers
         return totals / self.graph.denominator
 
     def greedy(self, block):
@@ -159,6 +198,9 @@ class _Solver:
         return choice
 
     def _zeros(self, size):
+        if self.scale is not None:
+            return np.zeros(size, dtype=self.values.dtype) if self.values.dtype != object \
+                else np.array([0] * size, dtype=object)
         if self.exact:
             z = np.empty(size, dtype=object)
             z[:] = Fraction(0)
@@ -170,7 +212,9 @@ class _Solver:
         """Solve the linear system of a fixed choice on the block's states, in place."""
         graph = self.graph
         m = len(block.states)
-        position = np.full(graph.n_states, -1, dtype=np.int64)
+        if self.position is None:                  # reused: one allocation per solve
+            self.position = np.full(graph.n_states, -1, dtype=np.int64)
+        position = self.position
         position[block.states] = np.arange(m)
         picked = block.option_local == choice[block.option_owner]
         owner = block.outcome_owner[block.option_owner[picked]]
@@ -193,6 +237,7 @@ class _Solver:
         signed = np.where(passes[inside], p[inside], -p[inside])
         coefficients = np.concatenate([np.full(m, self.one, dtype=signed.dtype), signed])
         self.values[block.states] = solve_sparse(rows, cols, coefficients, b, m, exact=self.exact)
+        position[block.states] = -1
 
     def solve_cyclic(self, block):
         if self.fixed is not None:
@@ -250,17 +295,24 @@ class _Solver:
                 self.values[single] = self.backup(block, fixed)
             if len(looped):
                 self.solve_cyclic(_Block(graph, looped))
-        everything = _Block(graph, np.flatnonzero(~graph.terminal))
-        if self.fixed is None:
-            self.choice[everything.outcomes] = self.greedy(everything)
-            fixed = None
-        else:
-            fixed = self.choice[everything.outcomes]
+        # Final pass, in chunks to bound memory: the policy, and the residual |Tv - v|.
         residual = 0.0
-        if len(everything.states):
-            diff = self.backup(everything, fixed) - self.values[everything.states]
-            residual = float(max(abs(float(d)) for d in diff)) if self.exact else \
-                float(np.max(np.abs(diff)))
+        live = np.flatnonzero(~graph.terminal)
+        for first in range(0, len(live), _CHUNK):
+            block = _Block(graph, live[first:first + _CHUNK])
+            if self.fixed is None:
+                self.choice[block.outcomes] = self.greedy(block)
+                fixed = None
+            else:
+                fixed = self.choice[block.outcomes]
+            diff = self.backup(block, fixed) - self.values[block.states]
+            if self.scale is not None:
+                worst = float(Fraction(int(np.max(np.abs(diff))), self.scale))
+            elif self.exact:
+                worst = float(max(abs(d) for d in diff))
+            else:
+                worst = float(np.max(np.abs(diff)))
+            residual = max(residual, worst)
         return residual
 
 
@@ -301,7 +353,7 @@ def solve(graph: StateGraph, *, exact: bool = False, method: str = "policy",
     solver = _Solver(graph, exact, None, tol, max_iter, method)
     residual = solver.run()
     policy = Policy(choice=solver.choice.astype(np.int32), name="optimal")
-    return Solution(graph, solver.values, policy, exact, solver.iterations, residual)
+    return Solution(graph, solver.exact_values(), policy, exact, solver.iterations, residual)
 
 
 def evaluate(graph: StateGraph, policy: Policy, *, exact: bool = False) -> Solution:
@@ -319,4 +371,4 @@ def evaluate(graph: StateGraph, policy: Policy, *, exact: bool = False) -> Solut
     policy.check(graph)
     solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
     residual = solver.run()
-    return Solution(graph, solver.values, policy, exact, 0, residual)
+    return Solution(graph, solver.exact_values(), policy, exact, 0, residual)

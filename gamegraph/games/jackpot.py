@@ -52,6 +52,9 @@ class Jackpot(Rules):
         self.cells = cells
         self.sides = sides
         self.full = (1 << cells) - 1
+        # The offered cells of every ordered roll, as (cell, bit) pairs, computed once.
+        self._rolls = [[(cell, 1 << (cell - 1)) for cell in self.offered(a, b)]
+                       for a in range(1, sides + 1) for b in range(1, sides + 1)]
 
     def start(self) -> int:
         return 0
@@ -70,10 +73,8 @@ class Jackpot(Rules):
     def outcomes(self, state: int) -> list[Outcome]:
         # Rolls offering the same ordered list of cells still down are one outcome.
         weight = defaultdict(int)
-        for a in range(1, self.sides + 1):
-            for b in range(1, self.sides + 1):
-                down = tuple(c for c in self.offered(a, b) if not state >> (c - 1) & 1)
-                weight[down] += 1
+        for cells in self._rolls:
+            weight[tuple(cell for cell, bit in cells if not state & bit)] += 1
         total = self.sides ** 2
         return [Outcome(Fraction(count, total),
                         tuple(Option(state | 1 << (c - 1), move=c) for c in cells))
