@@ -7,6 +7,7 @@ strongly connected components where exact answers are cheap.
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -30,7 +31,9 @@ def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
         return _solve_rational(rows, cols, coefficients, b, size)
     matrix = scipy.sparse.csc_matrix(
         (np.asarray(coefficients, dtype=np.float64), (rows, cols)), shape=(size, size))
-    x = np.atleast_1d(scipy.sparse.linalg.spsolve(matrix, np.asarray(b, dtype=np.float64)))
+    with warnings.catch_warnings():      # a singular matrix is reported below, as an error
+        warnings.simplefilter("ignore", scipy.sparse.linalg.MatrixRankWarning)
+        x = np.atleast_1d(scipy.sparse.linalg.spsolve(matrix, np.asarray(b, dtype=np.float64)))
     if not np.all(np.isfinite(x)):
         raise ConvergenceError(
             "singular system: under this policy some states never reach the end of the game")

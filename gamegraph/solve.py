@@ -246,9 +246,15 @@ class _Solver:
         if self.exact:
             return self.solve_cyclic_exact(block)
         self.values[block.states] = 0.5
+        method = self.method
         for rounds in range(1, self.max_iter + 1):
-            if self.method == "policy":
-                self.evaluate_block(block, self.greedy(block))
+            if method == "policy":
+                try:
+                    self.evaluate_block(block, self.greedy(block))
+                except ConvergenceError:
+                    # A greedy choice that can loop forever (a tie with a stalling move)
+                    # makes the system singular; plain value iteration still converges.
+                    method = "value"
             new = self.backup(block)
             residual = float(np.max(np.abs(new - self.values[block.states])))
             self.values[block.states] = new
@@ -256,7 +262,7 @@ class _Solver:
                 break
         else:
             raise ConvergenceError(
-                f"{self.method} iteration stopped after {self.max_iter} rounds "
+                f"{method} iteration stopped after {self.max_iter} rounds "
                 f"with residual {residual:.3g} > tol {self.tol:.3g}")
         self.iterations = max(self.iterations, rounds)
 

@@ -235,3 +235,12 @@ def test_evaluate_rejects_a_policy_of_another_graph(jackpot_graph, jackpot_polic
     small = build(Jackpot(cells=4))
     with pytest.raises(InvalidArgumentError, match="outcomes"):
         evaluate(small, jackpot_policies["hilo"])
+
+
+def test_a_stalling_tie_does_not_stop_the_float_solve(toys):
+    # Stalling and taking the prize tie at 1/2; the greedy policy may pick the stall,
+    # whose system is singular, and the solver must fall back to value iteration.
+    graph = build(toys.Stall())
+    solution = solve(graph)
+    assert solution.start_value == pytest.approx(0.5, abs=1e-12)
+    assert solution.residual <= 1e-12
