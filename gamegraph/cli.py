@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from . import __version__
@@ -34,7 +35,7 @@ def _games(text: str) -> int:
             value = float(cleaned)
         except ValueError:
             value = None
-        if value is None or value != int(value):
+        if value is None or not math.isfinite(value) or value != int(value):
             raise argparse.ArgumentTypeError(
                 f"{text!r} is not a whole number of games (1 to {MAX_GAMES:,})") from None
         value = int(value)

@@ -138,10 +138,9 @@ class NetworkxRules(Rules):
 
 
 def _exact(p, edge) -> Fraction:
-    if isinstance(p, float):
-        p = Fraction(repr(p))   # the decimal the user typed, not the binary float
     try:
-        p = Fraction(p)
+        # A float (numpy's too) is read as the decimal the user typed, not the binary float.
+        p = Fraction(repr(float(p))) if isinstance(p, float) else Fraction(p)
     except (TypeError, ValueError):
         raise InvalidArgumentError(f"edge {edge} has probability {p!r}, not a number") from None
     if not 0 < p <= 1:

@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 
-import graphviz
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order
@@ -37,6 +36,7 @@ from .output import check_output, write_atomic
 STYLES = ("layers", "moves")
 WEIGHTS = ("count", "probability")
 EXTENSIONS = (".dot", ".gv", ".png", ".svg", ".pdf")
+IMAGE_FORMATS = ("png", "svg", "pdf")
 
 _WIN_COLOUR = "#c8e6c9"
 _START_COLOUR = "#fff3b0"
@@ -85,6 +85,10 @@ def chain_dot(chain, *, style: str = "layers", weights: str | None = None, reach
         raise UnknownNameError("style", style, STYLES)
     if weights is not None and weights not in WEIGHTS:
         raise UnknownNameError("weights", weights, WEIGHTS)
+    try:
+        import graphviz  # here, so that commands which draw nothing work without it
+    except ImportError:
+        raise RenderError("drawing needs the graphviz package: pip install graphviz") from None
     graph = chain.graph
     rules = graph.rules
     states = reachable_states(chain)
@@ -141,7 +145,7 @@ def chain_dot(chain, *, style: str = "layers", weights: str | None = None, reach
         s, t = int(chain.edge_source[e]), int(chain.edge_target[e])
         parts = []
         if style == "moves":
-            parts.append(str(int(chain.edge_move[e])))
+            parts.append(rules.move_label(int(chain.edge_move[e])))
         if weights == "count":
             parts.append(f"{int(chain.edge_weight[e])}/{graph.denominator}")
         elif weights == "probability":
@@ -158,7 +162,7 @@ def chain_dot(chain, *, style: str = "layers", weights: str | None = None, reach
             attributes = dict(color=_BETTER_COLOUR, style="dashed", penwidth="1.2",
                               fontcolor=_BETTER_COLOUR)
             if style == "moves":
-                attributes["label"] = str(move)
+                attributes["label"] = rules.move_label(move)
             dot.edge(f"n{s}", f"n{t}", **attributes)
     return dot.source
 
@@ -176,6 +180,8 @@ def graphviz_engine() -> str:
 
 def render_bytes(source: str, fmt: str) -> bytes:
     """Lay out DOT ``source`` and return the image in format ``fmt`` (png, svg or pdf)."""
+    if fmt not in IMAGE_FORMATS:
+        raise UnknownNameError("image format", fmt, IMAGE_FORMATS)
     if graphviz_engine() == "system":
         dot = shutil.which("dot")
         if dot is None:

@@ -54,4 +54,7 @@ def write_atomic(path, data: bytes | str) -> Path:
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
         raise OutputError(f"cannot write {path}: {error.strerror}") from None
+    except BaseException:  # bad data, Ctrl-C: still leave no temporary file behind
+        Path(temporary).unlink(missing_ok=True)
+        raise
     return path

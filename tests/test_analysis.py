@@ -1,0 +1,81 @@
+"""gamegraph.analysis: every policy side by side."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from gamegraph import Policy, build, evaluate, solve
+from gamegraph.analysis import PolicyResult, compare_policies
+from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
+
+# The reference README's calculated percentages, typed in here rather than read from the
+# library's own table.
+PUBLISHED = {"min": "1.3306", "max": "4.7706", "first": "1.3105", "last": "5.2248",
+             "hilo": "7.9855", "hilo2": "7.9855"}
+OPTIMAL_WIN = Fraction(14103327415, 176319369216)
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return build(Jackpot())
+
+
+@pytest.fixture(scope="module")
+def rows(graph):
+    return compare_policies(graph, AGENTS, exact=True)
+
+
+def test_seven_rows_in_order(rows):
+    assert [row.name for row in rows] == ["min", "max", "first", "last", "hilo", "hilo2",
+                                          "optimal"]
+    assert all(isinstance(row, PolicyResult) and isinstance(row.win, Fraction) for row in rows)
+
+
+def test_values_are_the_exact_evaluations(graph, rows):
+    for row in rows[:-1]:
+        policy = Policy.from_agent(graph, AGENTS[row.name])
+        assert row.win == evaluate(graph, policy, exact=True).start_value
+        assert row.win == evaluate(graph, row.policy, exact=True).start_value
+        assert row.policy.name == row.name
+    assert rows[-1].win == solve(graph, exact=True).start_value == OPTIMAL_WIN
+    assert rows[4].win == Fraction(660001525, 8264970432)
+
+
+def test_percentages_match_the_published_figures(rows):
+    shown = {row.name: f"{row.percent:.4f}" for row in rows}
+    assert {k: v for k, v in shown.items() if k != "optimal"} == PUBLISHED == PUBLISHED_PERCENT
+    assert shown["optimal"] == "7.9987"
+    assert all(rows[-1].win > row.win for row in rows[:-1])   # the optimum beats every agent
+
+
+def test_as_dict(rows):
+    hilo = rows[4].as_dict()
+    assert hilo == {"win": "660001525/8264970432", "percent": 100 * 660001525 / 8264970432}
+    assert math.isclose(hilo["percent"], 7.9855, abs_tol=5e-5)
+
+
+def test_float_rows(graph, rows):
+    floats = compare_policies(graph, AGENTS, exact=False)
+    assert [row.name for row in floats] == [row.name for row in rows]
+    for approximate, exact in zip(floats, rows):
+        assert isinstance(approximate.win, float)
+        assert math.isclose(approximate.win, float(exact.win), rel_tol=1e-12)
+        assert approximate.as_dict() == {"win": approximate.win, "percent": approximate.percent}
+
+
+def test_given_solution_is_used_and_agent_order_kept(graph):
+    solution = solve(graph, exact=True)
+    agents = {"hilo2": AGENTS["hilo2"], "first": AGENTS["first"]}
+    got = compare_policies(graph, agents, solution=solution)
+    assert [row.name for row in got] == ["hilo2", "first", "optimal"]
+    assert got[-1].policy is solution.policy and got[-1].win == solution.start_value
+
+
+def test_no_agents_gives_just_the_optimum():
+    small = build(Jackpot(cells=3))
+    (row,) = compare_policies(small, {})
+    # Three cells, worked out by hand in test_compare: (11*264 + 9*242 + 7*231) / 46656.
+    assert row.name == "optimal" and row.win == Fraction(6699, 46656)

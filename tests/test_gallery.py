@@ -1,0 +1,140 @@
+"""renderers.gallery: the published diagrams, figures and tables.
+
+Building the gallery renders five full Jackpot diagrams and plays seven million games
+(about 12 s), so it is built once, into a temporary folder, for the whole session.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from fractions import Fraction
+from html.parser import HTMLParser
+
+import pytest
+
+pytest.importorskip("graphviz")
+pytest.importorskip("matplotlib")
+
+from renderers import dot  # noqa: E402
+
+if dot.graphviz_engine() == "pygraphviz":
+    pytest.importorskip("pygraphviz")
+
+from renderers.gallery import MONTE_CARLO_GAMES, build_gallery  # noqa: E402
+
+DIAGRAMS = ["jackpot-hilo-layers.png", "jackpot-hilo-moves.png", "jackpot-optimal-layers.png",
+            "jackpot-hilo-diff.png", "jackpot-hilo-moves-weights.svg"]
+FIGURES = ["jackpot-policies.png", "jackpot-lost-at.png"]
+EXACT = {"min": "12512725423/940369969152", "max": "25234366265/528958107648",
+         "first": "13864347355/1057916215296", "last": "221094284005/4231664861184",
+         "hilo": "660001525/8264970432", "hilo2": "660001525/8264970432",
+         "optimal": "14103327415/176319369216"}
+PUBLISHED = {"min": "1.3306", "max": "4.7706", "first": "1.3105", "last": "5.2248",
+             "hilo": "7.9855", "hilo2": "7.9855", "optimal": "(not published)"}
+
+
+@pytest.fixture(scope="session")
+def gallery(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gallery")
+    log = io.StringIO()
+    index = build_gallery(folder, stream=log)
+    return folder, index, log.getvalue()
+
+
+def test_every_file_is_written(gallery):
+    folder, index, log = gallery
+    assert index == folder / "index.html"
+    names = sorted(p.name for p in folder.iterdir())
+    expected = sorted(DIAGRAMS + FIGURES + ["index.html", "results.md"]
+                      + [name.rsplit(".", 1)[0] + ".dot" for name in DIAGRAMS])
+    assert set(expected) <= set(names)
+    assert [n for n in names if n.startswith(".") or n.endswith(".tmp")] == []  # no leftovers
+    for name in expected:
+        data = (folder / name).read_bytes()
+        if name.endswith(".png"):
+            assert data.startswith(b"\x89PNG\r\n\x1a\n")
+            width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+            assert width > 300 and height > 200
+        elif name.endswith(".svg"):
+            assert b"<svg" in data
+        elif name.endswith(".dot"):
+            assert data.startswith(b"digraph jackpot {")
+    assert log.splitlines()[-1].startswith("done in ")
+
+
+def test_diagram_sources(gallery):
+    folder, _, _ = gallery
+    layers = (folder / "jackpot-hilo-layers.dot").read_text()
+    assert "cluster_layer9" in layers and "Jackpot: hilo (7.9855 % wins)" in layers
+    assert len(re.findall(r"^\t+n\d+ \[label=", layers, re.M)) == 512
+    optimal = (folder / "jackpot-optimal-layers.dot").read_text()
+    assert "Jackpot: optimal (7.9987 % wins)" in optimal
+    diff = (folder / "jackpot-hilo-diff.dot").read_text()
+    assert "#d62728" in diff and "#2ca02c" in diff
+    weights = (folder / "jackpot-hilo-moves-weights.dot").read_text()
+    assert 'label="9 (4/36)"' in weights and "cluster" not in weights
+    svg = (folder / "jackpot-hilo-moves-weights.svg").read_text()
+    assert svg.count('class="node"') == 512 and svg.count('class="edge"') == 2304
+
+
+def results_rows(text):
+    """The Jackpot table's rows by policy name."""
+    section = text.split("## Jackpot", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and cells[0] in EXACT:
+            rows[cells[0]] = cells
+    return rows
+
+
+def test_results_table(gallery):
+    folder, _, _ = gallery
+    text = (folder / "results.md").read_text()
+    assert "512 positions; layers [1, 9, 36, 84, 126, 126, 84, 36, 9, 1]" in text
+    rows = results_rows(text)
+    assert list(rows) == list(EXACT)
+    for name, (_, exact, percent, published, monte_carlo, throws) in rows.items():
+        assert exact == EXACT[name]
+        win = Fraction(exact)
+        assert percent == f"{100 * float(win):.4f}"
+        assert published == PUBLISHED[name]
+        if name != "optimal":
+            assert percent == published
+        estimate, low, high = map(float, re.fullmatch(
+            r"([\d.]+) \(([\d.]+) \.\. ([\d.]+)\)", monte_carlo).groups())
+        assert low <= estimate <= high
+        # Within five standard errors of the exact value (robust to any seed).
+        p = float(win)
+        assert abs(estimate / 100 - p) < 5 * math.sqrt(p * (1 - p) / MONTE_CARLO_GAMES)
+        assert 1 <= float(throws) <= 9              # a game lasts one to nine throws
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links = []
+
+    def handle_starttag(self, tag, attrs):
+        for key, value in attrs:
+            if key in ("src", "href"):
+                self.links.append(value)
+
+
+def test_index_links_only_existing_files(gallery):
+    folder, index, _ = gallery
+    page = index.read_text()
+    parser = _Links()
+    parser.feed(page)
+    links = set(parser.links)
+    assert links, "the index links nothing"
+    for link in links:
+        assert "/" not in link and ":" not in link   # relative, inside the folder: offline
+        assert (folder / link).is_file(), link
+    assert set(DIAGRAMS + FIGURES) <= links
+    assert {name.rsplit(".", 1)[0] + ".dot" for name in DIAGRAMS} <= links
+    # The results table is on the page too, with the exact fractions.
+    for name, fraction in EXACT.items():
+        assert f"<td>{name}</td><td>{fraction}</td>" in page
