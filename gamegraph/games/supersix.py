@@ -122,7 +122,11 @@ class SuperSix(Rules):
             hands = (pegs // 2, pegs // 2)
         elif pegs is not None:
             raise InvalidArgumentError("give pegs or hands, not both")
-        hands = tuple(hands)
+        try:
+            hands = tuple(hands)
+        except TypeError:
+            raise InvalidArgumentError(
+                f"hands must be two whole numbers of at least 1, got {hands!r}") from None
         if len(hands) != 2 or any(isinstance(h, bool) or not isinstance(h, (int, np.integer))
                                   or h < 1 for h in hands):
             raise InvalidArgumentError(f"hands must be two whole numbers of at least 1, got {hands!r}")
@@ -222,9 +226,14 @@ class _Positions:
         if not isinstance(state, tuple) or len(state) not in (3, 4):
             raise KeyError(state)
         b, c, o, phase = (tuple(state) + (PLAY,))[:4]
-        key = _key(np.int64(b), np.int64(c), np.int64(o), np.int64(phase), self.pegs)
+        try:
+            key = _key(np.int64(b), np.int64(c), np.int64(o), np.int64(phase), self.pegs)
+        except (TypeError, ValueError, OverflowError):
+            raise KeyError(state) from None
         i = int(np.searchsorted(self.keys, key))
-        if i >= len(self.keys) or self.keys[i] != key:
+        # The key packs the fields in mixed radix, so a field out of range (c > pegs, say)
+        # can alias another position's key: confirm the fields themselves.
+        if i >= len(self.keys) or self.keys[i] != key or tuple(self[i]) != (b, c, o, phase):
             raise KeyError(state)
         return i
 
