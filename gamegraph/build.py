@@ -87,6 +87,10 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
         outcome_counts.append(len(outcomes))
 
     denominator = lcm(*(w.denominator for w in weights)) if weights else 1
+    if denominator >= 2**62:
+        raise InvalidRulesError(
+            f"{rules.name}: the probabilities' common denominator {denominator} does not fit "
+            "in 62 bits; use probabilities with smaller denominators")
     n = len(states)
     terminal = np.zeros(n, dtype=bool)
     terminal_value = np.zeros(n, dtype=np.float64)

@@ -93,6 +93,10 @@ def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None 
             raise InvalidArgumentError(f"{what} must be a positive whole number, got {number!r}")
     chain = policy.chain(graph)
     n, denominator = graph.n_states, graph.denominator
+    if n * denominator >= 2**62:
+        raise InvalidArgumentError(
+            f"{n:,} states with probability denominator {denominator} are too many to sample "
+            "exactly in 64-bit keys")
     # One row per chain edge plus a "stuck" row per state (target -1), keyed so that a
     # single searchsorted over all states finds the edge a throw selects.
     counts = np.diff(chain.edge_ptr) + 1

@@ -216,6 +216,13 @@ class _Solver:
             self.position = np.full(graph.n_states, -1, dtype=np.int64)
         position = self.position
         position[block.states] = np.arange(m)
+        try:
+            self._solve_block_system(block, choice, position, m)
+        finally:
+            position[block.states] = -1              # clean for the next block, even on error
+
+    def _solve_block_system(self, block, choice, position, m):
+        graph = self.graph
         picked = block.option_local == choice[block.option_owner]
         owner = block.outcome_owner[block.option_owner[picked]]
         target = block.targets[picked]
@@ -237,7 +244,6 @@ class _Solver:
         signed = np.where(passes[inside], p[inside], -p[inside])
         coefficients = np.concatenate([np.full(m, self.one, dtype=signed.dtype), signed])
         self.values[block.states] = solve_sparse(rows, cols, coefficients, b, m, exact=self.exact)
-        position[block.states] = -1
 
     def solve_cyclic(self, block):
         if self.fixed is not None:

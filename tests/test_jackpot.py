@@ -219,7 +219,7 @@ def test_states_labels_and_layers():
     assert rules.terminal_value(START) is None and rules.terminal_value(510) is None
     assert (rules.label(START), rules.label(FULL), rules.label(10)) == ("START", "WIN", "10")
     assert rules.cells_up(10) == [2, 4] and rules.layer(10) == 2 and rules.layer(FULL) == 9
-    assert rules.move_label(7) == "flip 7"
+    assert rules.move_label(7) == "7"            # edges are labelled with the cell flipped
 
 
 @pytest.mark.parametrize("kwargs", [dict(cells=0), dict(cells=21), dict(cells=1.5),

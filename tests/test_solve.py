@@ -8,8 +8,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from gamegraph import (ConvergenceError, InvalidArgumentError, Policy, UnknownNameError, build,
-                       evaluate, solve)
+from gamegraph import (ConvergenceError, InvalidArgumentError, Option, Outcome, Policy, Rules,
+                       UnknownNameError, build, evaluate, solve)
 from gamegraph.games.jackpot import Jackpot
 
 OPTIMUM = F(14103327415, 176319369216)
@@ -244,3 +244,36 @@ def test_a_stalling_tie_does_not_stop_the_float_solve(toys):
     solution = solve(graph)
     assert solution.start_value == pytest.approx(0.5, abs=1e-12)
     assert solution.residual <= 1e-12
+
+
+class _StallThenCycle(Rules):
+    """A stalling state S (stay, or take a prize of 1/2) below a two-state passing cycle."""
+
+    name = "stall then cycle"
+
+    def start(self):
+        return "A"
+
+    def terminal_value(self, state):
+        return {"prize": F(1, 2), "won": F(1)}.get(state)
+
+    def outcomes(self, state):
+        if state == "S":
+            return [Outcome(F(1), (Option("S"), Option("prize")))]
+        other = "B" if state == "A" else "A"
+        third = F(1, 3)
+        return [Outcome(third, (Option("S"), Option(other, passes=True))),
+                Outcome(third, (Option("won"),)),
+                Outcome(third, (Option(other, passes=True),))]
+
+
+@pytest.mark.parametrize("method", ["policy", "value"])
+def test_a_singular_block_leaves_no_trace_for_later_blocks(method):
+    # Regression: the stall at S made S's system singular; the solver's reused position
+    # array was left dirty, and the A-B cycle above it then never converged.
+    # v(S) = 1/2; v(A) = 1/3 max(1/2, 1 - v(B)) + 1/3 + 1/3 (1 - v(B)) with v(A) = v(B)
+    # gives v = 5/8.
+    graph = build(_StallThenCycle())
+    solution = solve(graph, method=method)
+    assert solution.value("A") == pytest.approx(0.625, abs=1e-12)
+    assert solution.value("S") == pytest.approx(0.5, abs=1e-12)

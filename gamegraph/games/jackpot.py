@@ -91,7 +91,7 @@ class Jackpot(Rules):
         return bin(state).count("1")
 
     def move_label(self, move: int) -> str:
-        return f"flip {move}"
+        return str(move)          # the cell flipped
 
     def cells_up(self, state: int) -> list[int]:
         """The flipped cells of a position.
