@@ -94,6 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="mark in red the moves that give up win probability against the "
                             "optimal policy, with the better move dashed green")
     graph.set_defaults(run=_jackpot_graph)
+
+    from .cli_supersix import add_commands as add_supersix
+
+    add_supersix(games, _Parser, FORMATS)
     return parser
 
 

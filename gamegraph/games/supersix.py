@@ -33,6 +33,7 @@ play never reaches them.
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -51,9 +52,16 @@ CONTINUE, STOP, TAKE = 1, 0, 2
 
 PLAY, FIRST_THROW, SECOND_THROW = 0, 1, 2
 
-#: Refuse graphs whose arrays are estimated above this many bytes.
-MEMORY_LIMIT = 8 * 2**30
-_BYTES_PER_STATE = 230   # measured arrays + solver working set, see docs/performance.md
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 16 * 2**30
+
+
+#: Refuse games whose solve is estimated to need more than this many bytes (3/4 of RAM).
+MEMORY_LIMIT = _physical_memory() * 3 // 4
+_BYTES_PER_STATE = 400   # peak of build + solve, measured at 1,000 pegs (docs/performance.md)
 
 
 class SixState(NamedTuple):
