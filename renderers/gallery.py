@@ -117,17 +117,114 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
     return "\n".join(lines) + "\n", items
 
 
-def _html_table(markdown: str) -> str:
-    rows = [line for line in markdown.splitlines() if line.startswith("|")]
-    out = ["<table>"]
-    for n, line in enumerate(rows):
-        if n == 1:
+def _markdown_html(markdown: str) -> str:
+    """The little Markdown the sections write (tables, paragraphs, links, code) as HTML."""
+    import re
+
+    def inline(text):
+        text = html.escape(text)
+        text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+        return re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r'<a href="\2">\1</a>', text)
+
+    out, table = [], []
+
+    def flush():
+        if not table:
+            return
+        out.append("<table>")
+        for n, line in enumerate(table):
+            if n == 1:
+                continue
+            tag = "th" if n == 0 else "td"
+            cells = [inline(c.strip()) for c in line.strip().strip("|").split("|")]
+            out.append("<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
+        out.append("</table>")
+        table.clear()
+
+    for line in markdown.splitlines():
+        if line.startswith("|"):
+            table.append(line)
             continue
-        cells = [html.escape(c.strip()) for c in line.strip("|").split("|")]
-        tag = "th" if n == 0 else "td"
-        out.append("<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
-    out.append("</table>")
+        flush()
+        if line.strip() and not line.startswith("#"):
+            out.append(f"<p>{inline(line)}</p>")
+    flush()
     return "\n".join(out)
+
+
+SUPERSIX_PEGS = 40
+SUPERSIX_STRATEGY_STICKS = range(4, 21)
+
+
+def supersix_section(folder: Path, step) -> tuple[str, list]:
+    """Super Six: interactive page, static maps, start values and strategy strings."""
+    from gamegraph.games.supersix import (PUBLISHED_STRATEGIES, RULESETS, SuperSix,
+                                          decision_table, strategy_string)
+
+    from . import heatmap
+
+    high = max(SUPERSIX_PEGS, 60)
+    with step(f"supersix: solve up to {high} pegs, and 20 sticks exactly"):
+        table = decision_table(solve(build(SuperSix(pegs=high))))
+        exact_table = decision_table(solve(build(SuperSix(hands=(10, 10))), exact=True))
+        starts = {rules: {total: solve(build(SuperSix(pegs=total, rules=rules))).start_value
+                          for total in range(4, high + 1, 2)} for rules in RULESETS}
+    items = []
+    with step("supersix: interactive page"):
+        name = f"supersix-{SUPERSIX_PEGS}.html"
+        heatmap.write_page(folder / name, heatmap.page(
+            table, pegs=SUPERSIX_PEGS, pegs_range=(4, high), start_values=starts["free"],
+            rules_name="free"))
+    with step("supersix: static maps"):
+        for metric, caption in (
+                ("decision", "Roll (green) or stop (red), one panel per pegs on the lid."),
+                ("choice", "P_choice: the mover's win probability under optimal play."),
+                ("margin", "P_roll - P_end on a signed log scale: blue rolls, red stops.")):
+            figure_name = f"supersix-{SUPERSIX_PEGS}-{metric}.png"
+            figures.save(figures.supersix_maps(table, total=SUPERSIX_PEGS, metric=metric),
+                         folder / figure_name)
+            items.append((figure_name, f"Super Six, {SUPERSIX_PEGS} pegs. {caption}"))
+
+    lines = ["## Super Six", "",
+             f"Interactive roll/stop maps: [{name}]({name}) (one self-contained page).", "",
+             "| pegs | first player wins (free) | first player wins (first-round) |",
+             "|---|---|---|"]
+    for total in (4, 6, 10, 20, 40, 60):
+        lines.append(f"| {total} | {float(starts['free'][total]):.6f} "
+                     f"| {float(starts['first-round'][total]):.6f} |")
+    lines += ["", "Optimal strategies in Jehn's notation (exact solve; 1 = roll again, "
+              "0 = stop; groups by pegs on the lid from 1 to 5):", "",
+              "| sticks | strategy | as published |", "|---|---|---|"]
+    for sticks in SUPERSIX_STRATEGY_STICKS:
+        ours = strategy_string(exact_table, sticks)
+        published = PUBLISHED_STRATEGIES.get(sticks)
+        if published is None:
+            verdict = "(not published)"
+        elif published == ours:
+            verdict = "same"
+        elif published == ours[:-1] + "0)":
+            verdict = "same, but the paper prints one digit too many in the last group"
+        else:
+            verdict = f"differs: `{published}`"
+        lines.append(f"| {sticks} | `{ours}` | {verdict} |")
+    return "\n".join(lines) + "\n", items + [(name, "interactive")]
+
+
+def _figures_html(items) -> str:
+    parts = []
+    for name, caption in items:
+        link = html.escape(name)
+        if name.endswith(".html"):
+            parts.append(f'<p><a href="{link}">Open the interactive page ({link})</a></p>')
+        elif name.startswith("jackpot-hilo") or name.startswith("jackpot-optimal"):
+            parts.append(f'<figure><a href="{link}"><img src="{link}" alt="{link}"></a>'
+                         f'<figcaption>{html.escape(caption)} '
+                         f'(<a href="{html.escape(Path(name).stem)}.dot">DOT</a>)'
+                         f'</figcaption></figure>')
+        else:
+            parts.append(f'<figure><img src="{link}" alt="{link}">'
+                         f'<figcaption>{html.escape(caption)}</figcaption></figure>')
+    return "\n".join(parts)
 
 
 def build_gallery(folder="gallery", stream=sys.stdout) -> Path:
@@ -140,29 +237,23 @@ def build_gallery(folder="gallery", stream=sys.stdout) -> Path:
     step = _Steps(stream)
     started = time.perf_counter()
     stream.write(f"building the gallery in {folder}/ (Graphviz: {dot.graphviz_engine()})\n")
-    markdown, items = jackpot_section(folder, step)
-    write_atomic(folder / "results.md", "# gamegraph results\n\n" + markdown)
-    figures_html = "\n".join(
-        f'<figure><a href="{html.escape(name)}"><img src="{html.escape(name)}" '
-        f'alt="{html.escape(name)}"></a><figcaption>{html.escape(caption)} '
-        f'(<a href="{html.escape(Path(name).stem)}.dot">DOT</a>)</figcaption></figure>'
-        if name.startswith("jackpot-hilo") or name.startswith("jackpot-optimal") else
-        f'<figure><img src="{html.escape(name)}" alt="{html.escape(name)}">'
-        f'<figcaption>{html.escape(caption)}</figcaption></figure>'
-        for name, caption in items)
+    sections = [("Jackpot", *jackpot_section(folder, step)),
+                ("Super Six", *supersix_section(folder, step))]
+    write_atomic(folder / "results.md",
+                 "# gamegraph results\n\n" + "\n".join(md for _, md, _ in sections))
+    body = "\n".join(f"<h2>{html.escape(title)}</h2>\n{_markdown_html(md)}\n{_figures_html(items)}"
+                     for title, md, items in sections)
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>gamegraph gallery</title>
 <style>
 body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; }}
-table {{ border-collapse: collapse; font-size: 0.9em; }}
+table {{ border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }}
 td, th {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }}
 figure {{ margin: 2em 0; }} img {{ max-width: 100%; border: 1px solid #eee; }}
 figcaption {{ color: #444; }}
 </style></head><body>
 <h1>gamegraph gallery</h1>
-<h2>Jackpot</h2>
-{_html_table(markdown)}
-{figures_html}
+{body}
 </body></html>
 """
     index = write_atomic(folder / "index.html", page)
