@@ -18,6 +18,7 @@ gallery: $(STAMP)
 	$(BIN)/python -m renderers.gallery gallery
 
 test: $(STAMP)
+	@./scripts/ensure-browser
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
