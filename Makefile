@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,test]'
 	touch $(STAMP)
 
 gallery: $(STAMP)

@@ -1,8 +1,8 @@
 """Linear systems ``A x = b`` with a sparse A given as (rows, cols, coefficients).
 
-Floats go to scipy's sparse LU; exact systems (entries are Fractions) are solved by
-Gaussian elimination over the rationals, row by row, which stays sparse for the small
-strongly connected components where exact answers are cheap.
+Floats go to scipy's sparse LU. Exact systems (entries are Fractions) go to FLINT's
+rational matrices (python-flint, optional) when installed and the system is small enough
+to hold densely, else to Gaussian elimination over Python Fractions, row by row.
 """
 
 from __future__ import annotations
@@ -16,6 +16,14 @@ import scipy.sparse.linalg
 
 from .errors import ConvergenceError
 
+try:                      # optional: exact rational matrices, much faster than Fractions
+    import flint as _flint
+except ImportError:       # pragma: no cover - depends on the installation
+    _flint = None
+
+#: Largest system handed to FLINT (it holds the matrix densely).
+FLINT_MAX_SIZE = 4000
+
 
 def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
     """Solve ``A x = b`` where ``A[rows[i], cols[i]] += coefficients[i]``.
@@ -28,6 +36,8 @@ def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
     [Fraction(1, 7), Fraction(1, 7)]
     """
     if exact:
+        if _flint is not None and size <= FLINT_MAX_SIZE:
+            return _solve_flint(rows, cols, coefficients, b, size)
         return _solve_rational(rows, cols, coefficients, b, size)
     matrix = scipy.sparse.csc_matrix(
         (np.asarray(coefficients, dtype=np.float64), (rows, cols)), shape=(size, size))
@@ -38,6 +48,23 @@ def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
         raise ConvergenceError(
             "singular system: under this policy some states never reach the end of the game")
     return x
+
+
+def _solve_flint(rows, cols, coefficients, b, size):
+    matrix = _flint.fmpq_mat(size, size)
+    for r, c, v in zip(rows, cols, coefficients):
+        v = Fraction(v)
+        matrix[int(r), int(c)] = matrix[int(r), int(c)] + _flint.fmpq(v.numerator, v.denominator)
+    rhs = _flint.fmpq_mat(size, 1, [_flint.fmpq(Fraction(v).numerator, Fraction(v).denominator)
+                                    for v in b])
+    try:
+        x = matrix.solve(rhs)
+    except ZeroDivisionError:
+        raise ConvergenceError(
+            "singular system: under this policy some states never reach the end of the game") from None
+    out = np.empty(size, dtype=object)
+    out[:] = [Fraction(int(x[i, 0].p), int(x[i, 0].q)) for i in range(size)]
+    return out
 
 
 def _solve_rational(rows, cols, coefficients, b, size):

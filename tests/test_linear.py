@@ -103,3 +103,26 @@ def test_one_unknown():
     assert solve_sparse([0], [0], [F(3, 2)], [F(1, 2)], 1, exact=True).tolist() == [F(1, 3)]
     x = solve_sparse([0], [0], [1.5], [0.5], 1, exact=False)
     assert x.shape == (1,) and x[0] == pytest.approx(1 / 3, abs=1e-16)
+
+
+@pytest.mark.parametrize("size", [1, 3, 12])
+def test_flint_and_fraction_elimination_agree(monkeypatch, size):
+    # The optional FLINT path and the pure-Python fallback must give the same Fractions.
+    from fractions import Fraction
+
+    import gamegraph.linear as linear
+
+    rng = np.random.default_rng(size)
+    rows, cols, coefficients = [], [], []
+    for i in range(size):
+        rows.append(i), cols.append(i), coefficients.append(Fraction(3))
+        for j in rng.choice(size, size=min(2, size), replace=False):
+            rows.append(i), cols.append(int(j)), coefficients.append(Fraction(int(rng.integers(-5, 6)), 7))
+    b = [Fraction(int(v), 11) for v in rng.integers(-9, 10, size=size)]
+    fallback_only = linear._solve_rational(rows, cols, coefficients, b, size)
+    if linear._flint is None:
+        pytest.skip("python-flint is not installed")
+    assert linear._solve_flint(rows, cols, coefficients, b, size).tolist() == fallback_only.tolist()
+    monkeypatch.setattr(linear, "_flint", None)
+    assert linear.solve_sparse(rows, cols, coefficients, b, size, exact=True).tolist() == \
+        fallback_only.tolist()
