@@ -23,6 +23,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_jackpot.py
+	$(BIN)/python benchmarks/bench_supersix.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
