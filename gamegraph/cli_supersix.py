@@ -65,6 +65,12 @@ def add_commands(games, parser_class, formats) -> None:
     figure.add_argument("-o", "--output", required=True, help="the figure (.png, .svg or .pdf)")
     figure.set_defaults(run=_map)
 
+    lp = commands.add_parser("lp", help="the blog's LP relaxation: where it fails, and by how much")
+    size_options(lp)
+    lp.add_argument("-o", "--output", default=None,
+                    help="also draw the relative error per position (.png, .svg or .pdf)")
+    lp.set_defaults(run=_lp)
+
 
 def _rules(args):
     from .games.supersix import SuperSix
@@ -185,3 +191,34 @@ def _map(args, out):
                        title=f"Super Six, {rules.pegs} pegs ({rules.rules} rules): {args.metric}"),
          args.output)
     out.write(f"wrote {args.output}\n")
+
+
+def _lp(args, out):
+    from .build import build
+    from .games.supersix import by_position
+    from .mathprog import lp_relaxation
+
+    if args.output:
+        from renderers.figures import EXTENSIONS
+        from renderers.output import check_output
+
+        check_output(args.output, EXTENSIONS)
+    rules = _rules(args)
+    graph = build(rules)
+    relaxation = lp_relaxation(graph)
+    b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
+    worst = int(error.argmax())
+    wrong = error > 1e-6
+    out.write(f"LP relaxation of Super Six, {rules.pegs} pegs ({rules.rules} rules), "
+              f"solved in {relaxation.seconds:.2f} s\n"
+              f"largest relative error of P_choice: {error[worst]:.4%} at "
+              f"{b[worst]}/{c[worst]}/{o[worst]}\n"
+              f"positions off by more than 1e-6: {int(wrong.sum())} of {len(error)}; "
+              f"by pegs on the lid: {[int((wrong & (b == lid)).sum()) for lid in range(6)]}\n")
+    if args.output:
+        from renderers.figures import relative_error_maps, save
+
+        save(relative_error_maps(b, c, o, error, total=rules.pegs,
+                                 title=f"LP relaxation, {rules.pegs} pegs: relative error of "
+                                       "P_choice (blank: exact)"), args.output)
+        out.write(f"wrote {args.output}\n")

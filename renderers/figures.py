@@ -66,6 +66,39 @@ def layer_distribution(distributions: dict, *, title: str, xlabel: str):
     return figure
 
 
+def lid_panels(b, c, o, values, *, total: int, cmap, norm=None, vmin=None, vmax=None,
+               label: str = "", title: str = "", ticks=None):
+    """Six panels (pegs on the lid 0..5) of per-position values; one colour scale for all.
+
+    ``b, c, o, values`` are aligned arrays; positions with ``b + c + o > total`` are
+    left out, and positions without a value (NaN) stay blank.
+    """
+    import numpy as np
+
+    b, c, o = np.asarray(b), np.asarray(c), np.asarray(o)
+    values = np.asarray(values, dtype=float)
+    figure, axes = plt.subplots(2, 3, figsize=(12, 8), constrained_layout=True)
+    image = None
+    for lid in range(6):
+        ax = axes[lid // 3][lid % 3]
+        size = max(total - lid - 1, 1)
+        grid = np.full((size, size), np.nan)
+        keep = (b == lid) & (b + c + o <= total)
+        grid[o[keep] - 1, c[keep] - 1] = values[keep]
+        image = ax.imshow(grid, origin="lower", cmap=cmap, norm=norm, vmin=vmin, vmax=vmax,
+                          extent=(0.5, size + 0.5, 0.5, size + 0.5), interpolation="nearest")
+        ax.set_title(f"{lid} on the lid")
+        ax.set_xlabel("your pegs")
+        ax.set_ylabel("opponent's pegs")
+    bar = figure.colorbar(image, ax=axes, shrink=0.8)
+    if ticks:
+        bar.set_ticks(ticks[0], labels=ticks[1])
+    if label:
+        bar.set_label(label)
+    figure.suptitle(title)
+    return figure
+
+
 def supersix_maps(table, *, total: int, metric: str = "decision", title: str | None = None):
     """Six panels (pegs on the lid 0..5) of a Super Six decision table, for reports.
 
@@ -82,36 +115,32 @@ def supersix_maps(table, *, total: int, metric: str = "decision", title: str | N
         raise UnknownNameError("metric", metric, metrics)
     p_roll = np.array([float(v) for v in table.p_roll])
     p_end = np.array([float(v) for v in table.p_end])
-    roll = p_roll > p_end
-    values = {"decision": roll.astype(float), "choice": np.maximum(p_roll, p_end),
-              "margin": p_roll - p_end}[metric]
+    title = title or f"Super Six, {total} pegs: {metric}"
     if metric == "decision":
-        cmap, norm = ListedColormap(["#d62728", "#2ca02c"]), None
-        vmin, vmax = 0, 1
-    elif metric == "choice":
-        cmap, norm, vmin, vmax = "viridis", None, 0, 1
-    else:
-        # Signed log scale: the sign decides, and margins span several orders of magnitude.
-        limit = float(np.max(np.abs(values))) or 1.0
-        cmap, vmin, vmax = "RdBu", None, None
-        norm = SymLogNorm(linthresh=MARGIN_LINEAR_BELOW, vmin=-limit, vmax=limit)
-    figure, axes = plt.subplots(2, 3, figsize=(12, 8), constrained_layout=True)
-    image = None
-    for b in range(6):
-        ax = axes[b // 3][b % 3]
-        size = max(total - b - 1, 1)
-        grid = np.full((size, size), np.nan)
-        keep = (table.b == b) & (table.b + table.c + table.o <= total)
-        grid[table.o[keep] - 1, table.c[keep] - 1] = values[keep]
-        image = ax.imshow(grid, origin="lower", cmap=cmap, norm=norm, vmin=vmin, vmax=vmax,
-                          extent=(0.5, size + 0.5, 0.5, size + 0.5), interpolation="nearest")
-        ax.set_title(f"{b} on the lid")
-        ax.set_xlabel("your pegs")
-        ax.set_ylabel("opponent's pegs")
-    bar = figure.colorbar(image, ax=axes, shrink=0.8)
-    if metric == "decision":
-        bar.set_ticks([0.25, 0.75], labels=["stop", "roll"])
-    else:
-        bar.set_label({"choice": "P_choice", "margin": "P_roll - P_end"}[metric])
-    figure.suptitle(title or f"Super Six, {total} pegs: {metric}")
-    return figure
+        return lid_panels(table.b, table.c, table.o, (p_roll > p_end).astype(float),
+                          total=total, cmap=ListedColormap(["#d62728", "#2ca02c"]), vmin=0,
+                          vmax=1, title=title, ticks=([0.25, 0.75], ["stop", "roll"]))
+    if metric == "choice":
+        return lid_panels(table.b, table.c, table.o, np.maximum(p_roll, p_end), total=total,
+                          cmap="viridis", vmin=0, vmax=1, label="P_choice", title=title)
+    # Signed log scale: the sign decides, and margins span several orders of magnitude.
+    margin = p_roll - p_end
+    limit = float(np.max(np.abs(margin))) or 1.0
+    return lid_panels(table.b, table.c, table.o, margin, total=total, cmap="RdBu",
+                      norm=SymLogNorm(linthresh=MARGIN_LINEAR_BELOW, vmin=-limit, vmax=limit),
+                      label="P_roll - P_end", title=title)
+
+
+def relative_error_maps(b, c, o, error, *, total: int, title: str):
+    """Panels of a relative error per position on a log scale (exact zeros left blank)."""
+    import numpy as np
+    from matplotlib.colors import LogNorm
+
+    error = np.asarray(error, dtype=float)
+    shown = np.where(error > 0, error, np.nan)
+    positive = error[error > 0]
+    low = max(float(positive.min()) if len(positive) else 1e-12, 1e-12)
+    high = max(float(positive.max()) if len(positive) else 1.0, low * 10)
+    return lid_panels(b, c, o, shown, total=total, cmap="magma_r",
+                      norm=LogNorm(vmin=low, vmax=high), label="relative error of P_choice",
+                      title=title)

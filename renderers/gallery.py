@@ -185,6 +185,25 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
                          folder / figure_name)
             items.append((figure_name, f"Super Six, {SUPERSIX_PEGS} pegs. {caption}"))
 
+    with step(f"supersix: the blog's LP relaxation at {SUPERSIX_PEGS} pegs"):
+        from gamegraph.games.supersix import by_position
+        from gamegraph.mathprog import lp_relaxation
+
+        graph = build(SuperSix(pegs=SUPERSIX_PEGS))
+        relaxation = lp_relaxation(graph)
+        b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
+        worst = int(error.argmax())
+        lp_name = f"supersix-{SUPERSIX_PEGS}-lp-error.png"
+        figures.save(figures.relative_error_maps(
+            b, c, o, error, total=SUPERSIX_PEGS,
+            title=f"LP relaxation, {SUPERSIX_PEGS} pegs: relative error of P_choice "
+                  "(blank: exact)"), folder / lp_name)
+        items.append((lp_name, "Why the blog's linear program failed: minimising the sum of "
+                      "the P_choice variables leaves some of them above the maximum they stand "
+                      f"for. Largest error {error[worst]:.3%} at {b[worst]}/{c[worst]}/{o[worst]}; "
+                      f"{int((error > 1e-6).sum())} positions are off, all with "
+                      f"{sorted(set(b[error > 1e-6].tolist()))} on the lid."))
+
     lines = ["## Super Six", "",
              f"Interactive roll/stop maps: [{name}]({name}) (one self-contained page).", "",
              "| pegs | first player wins (free) | first player wins (first-round) |",

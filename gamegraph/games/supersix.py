@@ -460,3 +460,39 @@ PUBLISHED_STRATEGIES = {
     14: "(11111111111/11111111111/1100000011/000000000/00000000)",
     15: "(111111111111/111111111111/11000000011/0000000000/0000000000)",
 }
+
+
+def decision_positions(graph, outcomes) -> np.ndarray:
+    """For outcomes offering roll-or-stop, the state number of the position decided.
+
+    The position after a throw that shed a peg is the target of the CONTINUE option;
+    this maps per-outcome quantities (such as a linear program's slack) onto (b, c, o).
+    Outcomes without a CONTINUE option map to -1.
+    """
+    outcomes = np.asarray(outcomes, dtype=np.int64)
+    starts, stops = graph.option_ptr[outcomes], graph.option_ptr[outcomes + 1]
+    result = np.full(len(outcomes), -1, dtype=np.int64)
+    two = stops - starts >= 2
+    first = starts[two]
+    is_continue = graph.option_move[first] == CONTINUE
+    result[np.flatnonzero(two)[is_continue]] = graph.option_target[first[is_continue]]
+    return result
+
+
+def by_position(graph, outcomes, per_outcome):
+    """Spread a per-outcome quantity onto the normal-play positions it decides.
+
+    Returns aligned arrays ``b, c, o, value``: for every normal-play position, the
+    largest value among the roll-or-stop outcomes deciding it (0 where none does). Used
+    to draw a linear program's per-outcome error the way the blog did.
+    """
+    position = decision_positions(graph, outcomes)
+    value = np.zeros(graph.n_states)
+    hit = position >= 0
+    np.maximum.at(value, position[hit], np.asarray(per_outcome, dtype=float)[hit])
+    rows = [i for i in range(graph.n_states)
+            if not graph.terminal[i] and graph.states[i].phase == PLAY]
+    states = [graph.states[i] for i in rows]
+    return (np.array([s.b for s in states], dtype=np.int64),
+            np.array([s.c for s in states], dtype=np.int64),
+            np.array([s.o for s in states], dtype=np.int64), value[rows])
