@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 
 from . import __version__
@@ -208,6 +209,11 @@ def main(argv=None, out=None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("gamegraph: interrupted\n")
         return 130
+    except BrokenPipeError:
+        # The reader went away (``gamegraph ... | head``): stop quietly, as other tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return 0
 
 

@@ -169,8 +169,12 @@ def _heatmap(args, out):
             f"--range {low} {high} must contain the total pegs {rules.pegs} (LOW <= HIGH)")
     table = decision_table(solve(build(SuperSix(hands=(high - high // 2, high // 2)))))
     starts = {}
-    for total in range(low + low % 2, high + 1, 2):
-        starts[total] = solve(build(SuperSix(pegs=total, rules=rules.rules))).start_value
+    for total in range(low, high + 1):
+        hands = (total - total // 2, total // 2)
+        if rules.rules == "free":        # the start is a position of the big table
+            starts[total] = table.p_roll[table.lookup(0, *hands)]
+        else:                            # the first round has positions of its own
+            starts[total] = solve(build(SuperSix(hands=hands, rules=rules.rules))).start_value
     write_page(args.output, page(table, pegs=rules.pegs, pegs_range=(low, high),
                                  start_values=starts, rules_name=rules.rules))
     out.write(f"wrote {args.output}\n")

@@ -96,7 +96,7 @@ P<sub>roll</sub> (throw again), P<sub>end</sub> (hand the die over) and P<sub>ch
     </select>
   </label>
   <label>Total pegs
-    <input type="range" id="pegs" step="2">
+    <input type="range" id="pegs" step="1">
     <output id="pegs-out"></output>
   </label>
   <span id="start"></span>
