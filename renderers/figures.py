@@ -41,7 +41,7 @@ def policy_bars(rows, *, title: str, published: dict | None = None):
         marks = [(y, float(published[name])) for y, name in enumerate(names) if name in published]
         axes.scatter([m[1] for m in marks], [m[0] for m in marks], marker="|", s=300,
                      color="black", label="published", zorder=3)
-        axes.legend(loc="lower right")
+        axes.legend(loc="upper right")
     axes.invert_yaxis()
     axes.set_xlabel("win probability (%)")
     axes.set_xlim(0, max(values) * 1.25)
