@@ -175,11 +175,9 @@ def _progress_printer():
 
 
 def _jackpot_graph(args, out):
-    from renderers.dot import EXTENSIONS, chain_dot, write
+    from renderers.dot import EXTENSIONS, policy_dot, write
     from renderers.output import check_output
 
-    from .compare import compare
-    from .propagate import propagate
     from .solve import evaluate, solve
 
     check_output(args.output, EXTENSIONS)          # fail before any work
@@ -188,10 +186,8 @@ def _jackpot_graph(args, out):
     policy = _jackpot_policy(graph, agents, args.agent, solution)
     win = evaluate(graph, policy, exact=True).start_value
     title = f"Jackpot: {args.agent} ({100 * float(win):.4f} % wins)"
-    source = chain_dot(
-        policy.chain(graph), style=args.style, weights=args.weights,
-        reach=propagate(graph, policy) if args.reach else None,
-        comparison=compare(solution, policy) if args.diff else None, title=title)
+    source = policy_dot(graph, policy, title=title, style=args.style, weights=args.weights,
+                        reach=args.reach, optimal=solution if args.diff else None)
     write(source, args.output)
     out.write(f"wrote {args.output}\n")
 

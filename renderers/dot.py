@@ -167,6 +167,22 @@ def chain_dot(chain, *, style: str = "layers", weights: str | None = None, reach
     return dot.source
 
 
+def policy_dot(graph, policy, *, title: str, style: str = "layers", weights: str | None = None,
+               reach: bool = False, optimal=None) -> str:
+    """DOT source for ``policy`` played on ``graph``: :func:`chain_dot` with its extras computed.
+
+    ``reach`` adds each state's reach probability (forward propagation); ``optimal``, a
+    :class:`gamegraph.Solution`, marks where the policy gives up win probability against it.
+    """
+    from gamegraph.compare import compare
+    from gamegraph.propagate import propagate
+
+    return chain_dot(policy.chain(graph), style=style, weights=weights,
+                     reach=propagate(graph, policy) if reach else None,
+                     comparison=compare(optimal, policy) if optimal is not None else None,
+                     title=title)
+
+
 def graphviz_engine() -> str:
     """Which Graphviz renders: ``"system"`` (a ``dot`` on PATH) or ``"pygraphviz"``.
 

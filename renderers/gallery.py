@@ -12,9 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from gamegraph import Policy, build, evaluate, solve
+from gamegraph import build, solve
 from gamegraph.analysis import compare_policies
-from gamegraph.compare import compare
 from gamegraph.errors import GameGraphError, OutputError
 from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
 from gamegraph.propagate import propagate
@@ -54,7 +53,7 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
         graph = build(Jackpot())
         solution = solve(graph, exact=True)
         rows = compare_policies(graph, AGENTS, exact=True, solution=solution)
-    policies = {row.name: row.policy for row in rows}
+    by_name = {row.name: row for row in rows}
 
     items = []
     diagrams = [
@@ -73,13 +72,12 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
     ]
     for name, agent, options, caption in diagrams:
         with step(f"jackpot: {name}"):
-            policy = policies[agent]
-            win = evaluate(graph, policy, exact=True).start_value
-            source = dot.chain_dot(
-                policy.chain(graph), style=options["style"], weights=options.get("weights"),
-                reach=propagate(graph, policy) if options.get("reach") else None,
-                comparison=compare(solution, policy) if options.get("diff") else None,
-                title=f"Jackpot: {agent} ({100 * float(win):.4f} % wins)")
+            row = by_name[agent]
+            source = dot.policy_dot(
+                graph, row.policy, style=options["style"], weights=options.get("weights"),
+                reach=options.get("reach", False),
+                optimal=solution if options.get("diff") else None,
+                title=f"Jackpot: {agent} ({row.percent:.4f} % wins)")
             dot.write(source, folder / name)
             dot.write(source, folder / (Path(name).stem + ".dot"))
         items.append((name, caption))
