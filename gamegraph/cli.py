@@ -14,7 +14,7 @@ import os
 import sys
 
 from . import __version__
-from .errors import GameGraphError, InvalidArgumentError
+from .errors import GameGraphError
 
 FORMATS = ("text", "json")
 MAX_GAMES = 10**9

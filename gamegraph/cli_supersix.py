@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 import time
-from fractions import Fraction
 
 HEATMAP_DEFAULT_HIGH = 60
 

@@ -14,7 +14,6 @@ from collections import defaultdict
 from fractions import Fraction
 
 import networkx as nx
-import numpy as np
 
 from .build import build
 from .errors import InvalidArgumentError

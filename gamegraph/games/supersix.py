@@ -288,7 +288,6 @@ def _build_arrays(rules: SuperSix) -> StateGraph:
     # Outcomes per state, in the order of SuperSix.outcomes: place, take, pit.
     has_place = b < SOCKETS
     has_take = b > 0
-    kinds = []          # (mask, weight numerator over 6, option lists)
     place_continue = number(b + 1, c - 1, o, np.zeros_like(b))
     place_stop = number(b + 1, o, c - 1, after_pass)
     pit_continue = number(b, c - 1, o, np.zeros_like(b))
