@@ -398,23 +398,28 @@ def decision_table(solution) -> DecisionTable:
     (0.524, 0.476, True)
     """
     graph = solution.graph
+    rows, b, c, o = _play_positions(graph)
+    states = graph.states
+    if isinstance(states, _Positions):
+        swapped = np.searchsorted(states.keys, _key(b, o, c, np.zeros_like(b), states.pegs))
+    else:
+        swapped = np.array([graph.state_number(SixState(int(bb), int(oo), int(cc)))
+                            for bb, cc, oo in zip(b, c, o)], dtype=np.int64)
+    values = solution.values
+    one = Fraction(1) if solution.exact else 1.0
+    return DecisionTable(b=b, c=c, o=o, p_roll=values[rows], p_end=one - values[swapped])
+
+
+def _play_positions(graph):
+    """State numbers and (b, c, o) arrays of every normal-play position, in state order."""
     states = graph.states
     if isinstance(states, _Positions):
         keep = states.phase == PLAY
-        b, c, o = states.b[keep], states.c[keep], states.o[keep]
-        rows = np.flatnonzero(keep)
-        swapped = np.searchsorted(states.keys, _key(b, o, c, np.zeros_like(b), states.pegs))
-    else:
-        rows = [i for i, s in enumerate(states) if s != WIN and s.phase == PLAY]
-        b = np.array([states[i].b for i in rows], dtype=np.int64)
-        c = np.array([states[i].c for i in rows], dtype=np.int64)
-        o = np.array([states[i].o for i in rows], dtype=np.int64)
-        swapped = np.array([graph.state_number(SixState(states[i].b, states[i].o, states[i].c))
-                            for i in rows], dtype=np.int64)
-    values = solution.values
-    one = Fraction(1) if solution.exact else 1.0
-    return DecisionTable(b=b, c=c, o=o, p_roll=values[np.asarray(rows, dtype=np.int64)],
-                         p_end=one - values[swapped])
+        return np.flatnonzero(keep), states.b[keep], states.c[keep], states.o[keep]
+    rows = [i for i, s in enumerate(states) if s != WIN and s.phase == PLAY]
+    b, c, o = (np.array([getattr(states[i], name) for i in rows], dtype=np.int64)
+               for name in ("b", "c", "o"))
+    return np.array(rows, dtype=np.int64), b, c, o
 
 
 def strategy_string(table: DecisionTable, total: int) -> str:
@@ -489,9 +494,5 @@ def by_position(graph, outcomes, per_outcome):
     value = np.zeros(graph.n_states)
     hit = position >= 0
     np.maximum.at(value, position[hit], np.asarray(per_outcome, dtype=float)[hit])
-    rows = [i for i in range(graph.n_states)
-            if not graph.terminal[i] and graph.states[i].phase == PLAY]
-    states = [graph.states[i] for i in rows]
-    return (np.array([s.b for s in states], dtype=np.int64),
-            np.array([s.c for s in states], dtype=np.int64),
-            np.array([s.o for s in states], dtype=np.int64), value[rows])
+    rows, b, c, o = _play_positions(graph)
+    return b, c, o, value[rows]
