@@ -26,12 +26,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime
 import gc
 import io
 import math
-import os
-import platform
 import random
 import sys
 import tempfile
@@ -40,6 +37,9 @@ import tracemalloc
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
+
+import _common as common
+from _common import Checks, fmt_bytes, fmt_time, timed
 
 HILO_EXACT = Fraction(660001525, 8264970432)
 """Exact win probability of the hilo agent (the value the analysis must reproduce)."""
@@ -140,17 +140,12 @@ gg = None  # namespace filled by _import_gamegraph
 
 def _import_gamegraph():
     global gg
-    import numpy
-    import scipy
-
-    import gamegraph
     from gamegraph import Policy, build, evaluate, solve
     from gamegraph.games.jackpot import AGENTS, Jackpot
     from gamegraph.simulate import simulate
 
-    gg = argparse.Namespace(numpy=numpy, scipy=scipy, gamegraph=gamegraph, Policy=Policy,
-                            build=build, evaluate=evaluate, solve=solve, AGENTS=AGENTS,
-                            Jackpot=Jackpot, simulate=simulate)
+    gg = argparse.Namespace(Policy=Policy, build=build, evaluate=evaluate, solve=solve,
+                            AGENTS=AGENTS, Jackpot=Jackpot, simulate=simulate)
 
 
 def gamegraph_analysis():
@@ -175,11 +170,6 @@ def gamegraph_analysis():
 # Timing helpers
 # ---------------------------------------------------------------------------------
 
-def _timed(fn):
-    gc.collect()
-    start = time.perf_counter()
-    result = fn()
-    return time.perf_counter() - start, result
 
 
 def best_of_pair(fn_a, fn_b, repeats: int):
@@ -187,10 +177,10 @@ def best_of_pair(fn_a, fn_b, repeats: int):
     best_a = best_b = math.inf
     res_a = res_b = None
     for _ in range(repeats):
-        t, r = _timed(fn_a)
+        t, r = timed(fn_a)
         if t < best_a:
             best_a, res_a = t, r
-        t, r = _timed(fn_b)
+        t, r = timed(fn_b)
         if t < best_b:
             best_b, res_b = t, r
     return (best_a, res_a), (best_b, res_b)
@@ -207,27 +197,6 @@ def traced(fn):
     finally:
         tracemalloc.stop()
     return result, current, peak
-
-
-def fmt_time(seconds: float) -> str:
-    return f"{seconds * 1e3:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
-
-def fmt_bytes(n: float) -> str:
-    for unit, size in (("MB", 2**20), ("kB", 2**10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n:.0f} B"
-
-
-class Checks:
-    def __init__(self):
-        self.failed = []
-
-    def __call__(self, ok: bool, what: str) -> str:
-        if not ok:
-            self.failed.append(what)
-        return "ok" if ok else "FAILED"
 
 
 # ---------------------------------------------------------------------------------
@@ -323,7 +292,7 @@ def bench_rendering(styles, repeats, summary):
                     best = math.inf
                     for _ in range(repeats):
                         path.unlink(missing_ok=True)
-                        t, _ = _timed(lambda: _run_cli(main, argv, path))
+                        t, _ = timed(lambda: _run_cli(main, argv, path))
                         best = min(best, t)
                     times[ext] = (best, path.stat().st_size)
                 rows.append((style, times))
@@ -369,29 +338,14 @@ def bench_memory(summary):
     summary.append(("d  StateGraph bytes per option", f"{per_option:.1f} B", "", "", ""))
 
 
-def pin(cpu):
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned (os.sched_setaffinity unavailable)"
-    available = sorted(os.sched_getaffinity(0))
-    total = os.cpu_count()
-    if cpu is None:
-        cpu = available[0]
-    os.sched_setaffinity(0, {cpu})
-    return f"pinned to CPU {cpu} (os.sched_setaffinity; machine has {total})"
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke run: one repeat, fewer games, layers style only")
-    parser.add_argument("--repeat", type=int, default=None, help="repeats per measurement")
-    parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: lowest)")
-    parser.add_argument("--no-pin", action="store_true", help="do not pin the process")
+    parser = common.parser(__doc__.split("\n\n")[0],
+                           "smoke run: one repeat, fewer games, layers style only")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
 
     # Pin before numpy and scipy start, so any threads they create stay on the core.
-    pinned = "not pinned (--no-pin)" if args.no_pin else pin(args.cpu)
+    pinned = "not pinned (--no-pin)" if args.no_pin else common.pin(args.cpu)
     _import_gamegraph()
 
     if args.quick:
@@ -401,10 +355,7 @@ def main(argv=None) -> int:
     if args.repeat is not None:
         repeats = max(1, args.repeat)
 
-    print(f"gamegraph Jackpot benchmarks, {datetime.date.today()}, "
-          f"{'quick' if args.quick else 'full'} mode")
-    print(f"python {platform.python_version()}, numpy {gg.numpy.__version__}, "
-          f"scipy {gg.scipy.__version__}, gamegraph {gg.gamegraph.__version__}; {pinned}")
+    common.header("Jackpot", args.quick, pinned)
     check, summary = Checks(), []
     started = time.perf_counter()
     bench_analysis(repeats, check, summary)
@@ -412,16 +363,10 @@ def main(argv=None) -> int:
     bench_rendering(styles, min(repeats, 3), summary)
     bench_memory(summary)
 
-    print("\nSummary. Ratios: time gg/base and bytes gg/base below 1 favour gamegraph; rate gg/base"
-          "\nabove 1 favours gamegraph; time PNG/DOT is what layout and rasterising cost.")
-    header = ("benchmark", "gamegraph", "baseline", "ratio", "of")
-    widths = (32, 11, 11, 7, 13)
-    print("   " + " ".join(h.ljust(w) for h, w in zip(header, widths)))
-    for row in summary:
-        print("   " + " ".join(c.ljust(w) for c, w in zip(row, widths)))
-    print(f"\ntotal {time.perf_counter() - started:.1f} s; checks: "
-          + ("all ok" if not check.failed else "FAILED: " + "; ".join(check.failed)))
-    return 1 if check.failed else 0
+    return common.finish(
+        summary, legend="Summary. Ratios: time gg/base and bytes gg/base below 1 favour gamegraph; "
+        "rate gg/base\nabove 1 favours gamegraph; time PNG/DOT is what layout and rasterising cost.",
+        widths=(32, 11, 11, 7, 13), check=check, started=started)
 
 
 if __name__ == "__main__":

@@ -29,17 +29,17 @@ missed speed or memory targets are printed as MISSED but do not fail the run.
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
 import json
-import math
 import os
-import platform
 import resource
 import subprocess
 import sys
 import time
 import tracemalloc
+
+import _common as common
+from _common import GIB, Checks, best_of, fmt_bytes, fmt_time, met, timed
 
 # The optimal decisions with 13 pegs in play (digit order: gamegraph.games.supersix).
 # Jehn's paper prints one more 0 in the last group, a misprint (tests/test_supersix.py).
@@ -48,7 +48,6 @@ SOCKETS = 5
 BASELINE_TOL = 1e-12
 BASELINE_BUDGET = 60.0          # seconds; the 130-peg baseline is abandoned past this
 MILP_TIME_LIMIT = 600.0         # seconds HiGHS may spend per MILP
-GIB = 2**30
 
 
 # ---------------------------------------------------------------------------------
@@ -117,13 +116,11 @@ gg = None  # namespace filled by _import_gamegraph
 def _import_gamegraph():
     global gg
     import numpy
-    import scipy
 
-    import gamegraph
     from gamegraph import build, solve
     from gamegraph.games.supersix import (SixState, SuperSix, count_states, decision_table,
                                           strategy_string)
-    gg = argparse.Namespace(numpy=numpy, scipy=scipy, gamegraph=gamegraph, build=build,
+    gg = argparse.Namespace(numpy=numpy, build=build,
                             solve=solve, SuperSix=SuperSix, SixState=SixState,
                             count_states=count_states, decision_table=decision_table,
                             strategy_string=strategy_string)
@@ -137,22 +134,6 @@ def gamegraph_solve(exact: bool = False, **game):
 # ---------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------
-
-def _timed(fn):
-    gc.collect()
-    start = time.perf_counter()
-    result = fn()
-    return time.perf_counter() - start, result
-
-
-def best_of(fn, repeats: int):
-    """Best time over ``repeats`` calls, and the result of the last call."""
-    best, result = math.inf, None
-    for _ in range(repeats):
-        t, result = _timed(fn)
-        best = min(best, t)
-    return best, result
-
 
 def traced_peak(fn):
     """(result, tracemalloc peak bytes during fn)."""
@@ -170,33 +151,6 @@ def maxrss_bytes(who) -> int:
     """ru_maxrss in bytes (Linux reports KiB, macOS bytes)."""
     rss = resource.getrusage(who).ru_maxrss
     return rss if sys.platform == "darwin" else rss * 1024
-
-
-def fmt_time(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} us"
-    return f"{seconds * 1e3:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
-
-def fmt_bytes(n: float) -> str:
-    for unit, size in (("GiB", GIB), ("MiB", 2**20), ("kiB", 2**10)):
-        if n >= size:
-            return f"{n / size:.{2 if unit == 'GiB' else 1}f} {unit}"
-    return f"{n:.0f} B"
-
-
-def met(ok: bool) -> str:
-    return "met" if ok else "MISSED"
-
-
-class Checks:
-    def __init__(self):
-        self.failed = []
-
-    def __call__(self, ok: bool, what: str) -> str:
-        if not ok:
-            self.failed.append(what)
-        return "ok" if ok else "FAILED"
 
 
 # ---------------------------------------------------------------------------------
@@ -337,7 +291,7 @@ def bench_milp(sizes, repeats, check, summary):
         return
     for pegs in sizes:
         try:
-            t_milp, result = _timed(lambda: milp(gg.build(gg.SuperSix(pegs=pegs)),
+            t_milp, result = timed(lambda: milp(gg.build(gg.SuperSix(pegs=pegs)),
                                                  time_limit=MILP_TIME_LIMIT))
         except ConvergenceError as error:
             print(f"   {pegs} pegs: MILP skipped ({error})")
@@ -382,32 +336,18 @@ def bench_exact(hands_list, repeats, check, summary):
                         fmt_time(t_float), f"{t_exact / t_float:.1f}", "time exact/float"))
 
 
-def pin(cpu):
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned (os.sched_setaffinity unavailable)"
-    available = sorted(os.sched_getaffinity(0))
-    total = os.cpu_count()
-    if cpu is None:
-        cpu = available[0]
-    os.sched_setaffinity(0, {cpu})
-    return f"pinned to CPU {cpu} (os.sched_setaffinity, inherited by the child; machine has {total})"
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke run: one repeat, 300 pegs in the child, MILP at 10 pegs, "
-                             "baseline at 40 pegs only")
-    parser.add_argument("--repeat", type=int, default=None, help="repeats per measurement")
-    parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: lowest)")
-    parser.add_argument("--no-pin", action="store_true", help="do not pin the process")
+    parser = common.parser(__doc__.split("\n\n")[0],
+                           "smoke run: one repeat, 300 pegs in the child, MILP at 10 pegs, "
+                           "baseline at 40 pegs only")
     parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
         return child(args.child)
 
     # Pin before numpy and scipy start, so any threads they create stay on the core.
-    pinned = "not pinned (--no-pin)" if args.no_pin else pin(args.cpu)
+    pinned = ("not pinned (--no-pin)" if args.no_pin
+              else common.pin(args.cpu) + ", inherited by the child")
     _import_gamegraph()
 
     if args.quick:
@@ -417,10 +357,7 @@ def main(argv=None) -> int:
     if args.repeat is not None:
         repeats = max(1, args.repeat)
 
-    print(f"gamegraph Super Six benchmarks, {datetime.date.today()}, "
-          f"{'quick' if args.quick else 'full'} mode")
-    print(f"python {platform.python_version()}, numpy {gg.numpy.__version__}, "
-          f"scipy {gg.scipy.__version__}, gamegraph {gg.gamegraph.__version__}; {pinned}")
+    common.header("Super Six", args.quick, pinned)
     check, summary, results = Checks(), [], {}
     started = time.perf_counter()
     bench_float((40, 130), big, repeats, check, summary, results)
@@ -428,16 +365,10 @@ def main(argv=None) -> int:
     bench_milp(milp_sizes, min(repeats, 3), check, summary)
     bench_exact(((8, 7), (8, 8)), min(repeats, 3), check, summary)
 
-    print("\nSummary. Ratios below 1 favour the first column (time gg/base: gamegraph over the"
-          "\nbaseline; time gg/MILP: solve over the MILP); time exact/float is what Fractions cost.")
-    header = ("benchmark", "gamegraph", "baseline", "ratio", "of")
-    widths = (34, 10, 10, 8, 16)
-    print("   " + " ".join(h.ljust(w) for h, w in zip(header, widths)))
-    for row in summary:
-        print("   " + " ".join(c.ljust(w) for c, w in zip(row, widths)))
-    print(f"\ntotal {time.perf_counter() - started:.1f} s; checks: "
-          + ("all ok" if not check.failed else "FAILED: " + "; ".join(check.failed)))
-    return 1 if check.failed else 0
+    return common.finish(
+        summary, legend="Summary. Ratios below 1 favour the first column (time gg/base: gamegraph "
+        "over the\nbaseline; time gg/MILP: solve over the MILP); time exact/float is what "
+        "Fractions cost.", widths=(34, 10, 10, 8, 16), check=check, started=started)
 
 
 if __name__ == "__main__":
