@@ -20,6 +20,7 @@ from fractions import Fraction
 import pytest
 
 from gamegraph.cli import MAX_GAMES, build_parser, main
+from dot_source import board, parse_dot
 
 AGENT_NAMES = ["min", "max", "first", "last", "hilo", "hilo2", "optimal"]
 # The reference README's calculated win percentages (four decimals); the optimum is ours.
@@ -211,32 +212,8 @@ def test_graph_writes_each_format(name, tmp_path, capsys):
         assert "Jackpot: first (1.3105 % wins)" in data.decode()
 
 
-def parse_dot(source):
-    """({node id: attributes}, [(source id, target id, attributes)]) of chain_dot output.
-
-    Only a quoted label may span lines (the reach probability is a second line).
-    """
-    attr = re.compile(r'(\w+)=("[^"]*"|[^\s\]]+)')
-
-    def attributes(text):
-        return {k: v.strip('"') for k, v in attr.findall(text or "")}
-
-    nodes = {m.group(1): attributes(m.group(2))
-             for m in re.finditer(r'^[ \t]*([^\s\[]+) \[(label=(?:"[^"]*"|[^\s\]]+)[^\n]*)\]$',
-                                  source, re.M)}
-    edges = [(m.group(1), m.group(2), attributes(m.group(3)))
-             for m in re.finditer(r"^[ \t]*(\S+) -> (\S+)(?: \[(.*)\])?$", source, re.M)]
-    return nodes, edges
-
-
 def label_of(nodes):
     return {i: a["label"] for i, a in nodes.items()}
-
-
-def board(label):
-    """The board index a node label shows (the first line; START and WIN by name)."""
-    first = label.split("\n")[0]
-    return {"START": 0, "WIN": 511}.get(first, None) if not first.isdigit() else int(first)
 
 
 def graph_dot(tmp_path, capsys, *options):

@@ -22,6 +22,7 @@ from gamegraph.errors import RenderError, UnknownNameError  # noqa: E402
 from gamegraph.games.jackpot import AGENTS, Jackpot  # noqa: E402
 from gamegraph.propagate import propagate  # noqa: E402
 from renderers import dot  # noqa: E402
+from dot_source import board, parse_dot  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # The 'max' agent on three cells, by hand.
@@ -58,24 +59,12 @@ def three():
 
 
 def parse(source):
-    """({node id: attributes}, {(source id, target id): attributes}) of chain_dot output."""
-    attr = re.compile(r'(\w+)=("[^"]*"|[^\s\]]+)')
-
-    def attributes(text):
-        return {k: v.strip('"') for k, v in attr.findall(text or "")}
-
-    nodes = {m.group(1): attributes(m.group(2))
-             for m in re.finditer(r'^[ \t]*([^\s\[]+) \[(label=(?:"[^"]*"|[^\s\]]+)[^\n]*)\]$',
-                                  source, re.M)}
+    """({node id: attributes}, {(source id, target id): [attributes, ...]}) of chain_dot output."""
+    nodes, edge_list = parse_dot(source)
     edges = {}
-    for m in re.finditer(r"^[ \t]*(\S+) -> (\S+)(?: \[(.*)\])?$", source, re.M):
-        edges.setdefault((m.group(1), m.group(2)), []).append(attributes(m.group(3)))
+    for s, t, a in edge_list:
+        edges.setdefault((s, t), []).append(a)
     return nodes, edges
-
-
-def board(label, full):
-    first = label.split("\n")[0]
-    return {"START": 0, "WIN": full}[first] if not first.isdigit() else int(first)
 
 
 def by_board(source, full):
