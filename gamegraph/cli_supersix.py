@@ -152,7 +152,7 @@ def _strategy(args, out):
 
 
 def _heatmap(args, out):
-    from renderers.heatmap import page, write_page
+    from renderers.heatmap import page, start_values, write_page
     from renderers.output import check_output
 
     from .build import build
@@ -167,13 +167,7 @@ def _heatmap(args, out):
         raise InvalidArgumentError(
             f"--range {low} {high} must contain the total pegs {rules.pegs} (LOW <= HIGH)")
     table = decision_table(solve(build(SuperSix(hands=(high - high // 2, high // 2)))))
-    starts = {}
-    for total in range(low, high + 1):
-        hands = (total - total // 2, total // 2)
-        if rules.rules == "free":        # the start is a position of the big table
-            starts[total] = table.p_roll[table.lookup(0, *hands)]
-        else:                            # the first round has positions of its own
-            starts[total] = solve(build(SuperSix(hands=hands, rules=rules.rules))).start_value
+    starts = start_values(table, range(low, high + 1), rules.rules)
     write_page(args.output, page(table, pegs=rules.pegs, pegs_range=(low, high),
                                  start_values=starts, rules_name=rules.rules))
     out.write(f"wrote {args.output}\n")

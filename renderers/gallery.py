@@ -165,8 +165,8 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
     with step(f"supersix: solve up to {high} pegs, and 20 sticks exactly"):
         table = decision_table(solve(build(SuperSix(pegs=high))))
         exact_table = decision_table(solve(build(SuperSix(hands=(10, 10))), exact=True))
-        starts = {rules: {total: solve(build(SuperSix(pegs=total, rules=rules))).start_value
-                          for total in range(4, high + 1, 2)} for rules in RULESETS}
+        starts = {rules: heatmap.start_values(table, range(4, high + 1, 2), rules)
+                  for rules in RULESETS}
     items = []
     with step("supersix: interactive page"):
         name = f"supersix-{SUPERSIX_PEGS}.html"

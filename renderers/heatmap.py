@@ -36,6 +36,27 @@ def table_payload(table) -> dict:
     }
 
 
+def start_values(table, totals, rules: str) -> dict:
+    """Total pegs -> the first player's win probability at the start, hands split evenly
+    (the first player holding the odd peg).
+
+    Under the ``free`` rules the start is a position of ``table`` (which must cover the
+    largest total), so nothing more is solved; ``first-round`` starts have positions of
+    their own and are solved one small game per total.
+    """
+    from gamegraph import build, solve
+    from gamegraph.games.supersix import SuperSix
+
+    starts = {}
+    for total in totals:
+        hands = (total - total // 2, total // 2)
+        if rules == "free":
+            starts[total] = table.p_roll[table.lookup(0, *hands)]
+        else:
+            starts[total] = solve(build(SuperSix(hands=hands, rules=rules))).start_value
+    return starts
+
+
 def page(table, *, pegs: int, pegs_range: tuple[int, int], start_values: dict,
          rules_name: str) -> str:
     """HTML text of the interactive page.
