@@ -50,13 +50,16 @@ def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
     return x
 
 
+def _fmpq(value):
+    value = Fraction(value)
+    return _flint.fmpq(value.numerator, value.denominator)
+
+
 def _solve_flint(rows, cols, coefficients, b, size):
     matrix = _flint.fmpq_mat(size, size)
     for r, c, v in zip(rows, cols, coefficients):
-        v = Fraction(v)
-        matrix[int(r), int(c)] = matrix[int(r), int(c)] + _flint.fmpq(v.numerator, v.denominator)
-    rhs = _flint.fmpq_mat(size, 1, [_flint.fmpq(Fraction(v).numerator, Fraction(v).denominator)
-                                    for v in b])
+        matrix[int(r), int(c)] = matrix[int(r), int(c)] + _fmpq(v)
+    rhs = _flint.fmpq_mat(size, 1, [_fmpq(v) for v in b])
     try:
         x = matrix.solve(rhs)
     except ZeroDivisionError:
