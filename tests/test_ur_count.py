@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from pathlib import Path
 from math import comb, factorial
 
 import pytest
@@ -260,3 +261,9 @@ def test_main_prints_the_tables(capsys):
     assert "| finkel | (6, 8) | 248 | 13,112 | 264,304 |" in out
     assert "| Bell | 7 | 6 | 8 | 1.2e7 | 121,658,293 (1.22e8) | 137,913,936 (1.38e8) | 15,693 |" in out
     assert "| P(022) = P(224) | 0.89 | 9/1024 | 0.878906 | **no** |" in out
+
+
+def test_docs_page_holds_the_current_tables():
+    """docs/games/ur-counting.md pastes `python -m gamegraph.games.ur_count` unchanged."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "games" / "ur-counting.md"
+    assert ur_count.format_tables() in page.read_text(encoding="utf-8")

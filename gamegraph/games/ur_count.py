@@ -65,6 +65,7 @@ Examples
 
 from __future__ import annotations
 
+from itertools import combinations
 from math import comb, factorial
 from typing import NamedTuple
 
@@ -196,8 +197,6 @@ def brute_force_count(private: int, shared: int, pieces: int, *, limit: int = 10
     >>> brute_force_count(1, 2, 1), brute_force_count(6, 8, 1)
     (23, 248)
     """
-    from itertools import combinations
-
     _check_sizes(private, shared, pieces)
     pairs = _one_side(private + shared, pieces) ** 2
     if pairs > limit:
@@ -479,31 +478,35 @@ def _sci(value: float) -> str:
 def format_tables(pieces=range(1, 8)) -> str:
     """Every table of docs/games/ur-counting.md as Markdown (``python -m`` this module)."""
     pieces = list(pieces)
-    head = "| rule set | (private, shared) | " + " | ".join(f"{n} pieces" for n in pieces) + " |"
+    head = "| rule set | (private, shared) | " + " | ".join(f"p = {n}" for n in pieces) + " |"
     rule = "|---|---|" + "---:|" * len(pieces)
     rows = count_table(pieces)
-    out = ["## Exact position counts", "", head, rule]
+    out = ["### Exact position counts", "", head, rule]
     for name in GEOMETRY:
         cells = [f"{r.positions:,}" for r in rows if r.ruleset == name]
         out.append(f"| {name} | {GEOMETRY[name]} | " + " | ".join(cells) + " |")
-    out += ["", "## Non-terminal positions (neither side has borne off every piece)", "",
+    out += ["", "### Non-terminal positions (neither side has borne off every piece)", "",
             head, rule]
     for name in GEOMETRY:
         cells = [f"{r.nonterminal:,}" for r in rows if r.ruleset == name]
         out.append(f"| {name} | {GEOMETRY[name]} | " + " | ".join(cells) + " |")
-    out += ["", "## The paper's formula (Eq. 32/33) against the exact count", "",
+    out += ["", "### The paper's formula (Eq. 32/33) against the exact count", "",
             "| rule set | pieces | exact | paper's formula | paper / exact | "
             "fixed alpha only | fixed ranges only |",
             "|---|---:|---:|---:|---:|---:|---:|"]
+    boards = {}         # one set of rows per board: masters, blitz and aseb share one
+    for name, size in GEOMETRY.items():
+        boards.setdefault(size, []).append(name)
     for row in paper_vs_exact(pieces):
-        if row.ruleset == "blitz" or row.ruleset == "aseb":
-            continue        # same board as masters
+        names = boards[GEOMETRY[row.ruleset]]
+        if row.ruleset != names[0]:
+            continue
         private, shared = GEOMETRY[row.ruleset]
         alpha = paper_formula(row.pieces, private, shared, fix_alpha=True)
         ranges = paper_formula(row.pieces, private, shared, fix_ranges=True)
-        out.append(f"| {row.ruleset} | {row.pieces} | {row.exact:,} | {row.paper:,} | "
+        out.append(f"| {', '.join(names)} | {row.pieces} | {row.exact:,} | {row.paper:,} | "
                    f"{row.ratio:.4f} | {alpha:,} | {ranges:,} |")
-    out += ["", "## Table 1 of the paper", "",
+    out += ["", "### Table 1 of the paper", "",
             "| path | p | t' | t | printed | formula at (p, t', t) | exact at (p, t', t) | "
             "Fortran program as printed |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -512,7 +515,7 @@ def format_tables(pieces=range(1, 8)) -> str:
         out.append(f"| {row.game} | {row.pieces} | {row.safe} | {row.war} | {row.printed} | "
                    f"{row.formula:,} ({_sci(row.formula)}) | {row.exact:,} ({_sci(row.exact)}) | "
                    f"{program} |")
-    out += ["", "## Table 2 of the paper, and the rushes of section 4.2", "", format_table_2()]
+    out += ["", "### Table 2 of the paper, and the rushes of section 4.2", "", format_table_2()]
     return "\n".join(out)
 
 
