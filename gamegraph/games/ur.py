@@ -261,8 +261,11 @@ def legal_moves(state: UrState, throw: int, ruleset: RuleSet) -> list[tuple[int,
 
     ``to`` is L + 1 for a piece borne off.
 
-    >>> legal_moves(parse_position("4/12", rule_set("finkel", 2)), 4, rule_set("finkel", 2))
-    [(0, 4, False), (4, 8, True)]
+    >>> finkel = rule_set("finkel", pieces=2)
+    >>> legal_moves(parse_position("4/6", finkel), 2, finkel)
+    [(0, 2, False), (4, 6, True)]
+    >>> legal_moves(parse_position("4/8", finkel), 4, finkel)    # own piece; safe rosette
+    []
     """
     length = ruleset.length
     if throw == 0:
