@@ -39,31 +39,22 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from math import lcm
 from typing import NamedTuple
 
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order
 
+from ..dice import FOUR_BINARY, THREE_BINARY_ZERO_IS_FOUR, Dice
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph, expand_ranges
 from ..rules import Option, Outcome, Rules
+from .ur_count import PATHS, PIECES, ROSETTES
 
-RULESETS = ("finkel", "masters", "blitz", "aseb")
+RULESETS = tuple(PATHS)
 MAX_PIECES = 7
 WIN = "WIN"
-
-_BELL_PATH = ((1, 4), (1, 3), (1, 2), (1, 1)) + tuple((2, y) for y in range(1, 9)) + ((1, 8), (1, 7))
-_MASTERS_PATH = (((1, 4), (1, 3), (1, 2), (1, 1)) + tuple((2, y) for y in range(1, 8))
-                 + ((3, 7), (3, 8), (2, 8), (1, 8), (1, 7)))
-_ASEB_PATH = ((1, 4), (1, 3), (1, 2), (1, 1)) + tuple((2, y) for y in range(1, 13))
-_ROSETTES = frozenset({(1, 1), (3, 1), (2, 4), (1, 7), (3, 7)})
-_ASEB_ROSETTES = frozenset({(1, 1), (3, 1), (2, 4), (2, 8), (2, 12)})
-
-#: Throw distributions as (throw, numerator) over a denominator.
-_FOUR_BINARY = (((0, 1), (1, 4), (2, 6), (3, 4), (4, 1)), 16)
-_THREE_BINARY_ZERO_IS_FOUR = (((1, 3), (2, 3), (3, 1), (4, 1)), 8)
-
 
 @dataclass(frozen=True)
 class RuleSet:
@@ -76,9 +67,7 @@ class RuleSet:
         Light's tiles in the order they are walked; dark walks the mirror image
         (x -> 4 - x). Lanes: x = 1 light's, 2 shared, 3 dark's.
     rosettes : frozenset of (x, y)
-    throws : tuple of (throw, numerator)
-        The dice: each throw with its probability numerator over ``denominator``.
-    denominator : int
+    dice : gamegraph.dice.Dice
     pieces : int
         Pieces per side.
     safe_rosettes : bool
@@ -90,8 +79,7 @@ class RuleSet:
     name: str
     path: tuple
     rosettes: frozenset
-    throws: tuple
-    denominator: int
+    dice: Dice
     pieces: int
     safe_rosettes: bool
     capture_bonus: bool
@@ -100,6 +88,16 @@ class RuleSet:
     def length(self) -> int:
         """Squares on a side's path (L); square L + 1 is borne off."""
         return len(self.path)
+
+    @property
+    def denominator(self) -> int:
+        """The dice's common probability denominator."""
+        return lcm(*(p.denominator for _, p in self.dice.distribution))
+
+    @property
+    def throws(self) -> tuple:
+        """Each throw with its probability's numerator over :attr:`denominator`, in order."""
+        return tuple((t, int(p * self.denominator)) for t, p in self.dice.distribution)
 
     @property
     def dark_path(self) -> tuple:
@@ -115,16 +113,17 @@ class RuleSet:
         return self.path[square - 1] in self.rosettes
 
     def probability(self, throw: int) -> Fraction:
-        return Fraction(dict(self.throws).get(throw, 0), self.denominator)
+        return dict(self.dice.distribution).get(throw, Fraction(0))
 
 
-_BASE = {
-    "finkel": RuleSet("finkel", _BELL_PATH, _ROSETTES, *_FOUR_BINARY, 7, True, False),
-    "masters": RuleSet("masters", _MASTERS_PATH, _ROSETTES, *_THREE_BINARY_ZERO_IS_FOUR,
-                       7, False, False),
-    "blitz": RuleSet("blitz", _MASTERS_PATH, _ROSETTES, *_FOUR_BINARY, 5, False, True),
-    "aseb": RuleSet("aseb", _ASEB_PATH, _ASEB_ROSETTES, *_FOUR_BINARY, 5, True, False),
+_FLAGS = {  # dice, safe rosettes, capture gives a throw
+    "finkel": (FOUR_BINARY, True, False),
+    "masters": (THREE_BINARY_ZERO_IS_FOUR, False, False),
+    "blitz": (FOUR_BINARY, False, True),
+    "aseb": (FOUR_BINARY, True, False),
 }
+_BASE = {name: RuleSet(name, PATHS[name], frozenset(ROSETTES[name]), dice, PIECES[name], safe, bonus)
+         for name, (dice, safe, bonus) in _FLAGS.items()}
 
 
 def check_pieces(pieces) -> int:
