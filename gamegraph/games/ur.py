@@ -36,7 +36,6 @@ Examples
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
