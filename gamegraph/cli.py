@@ -99,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_supersix import add_commands as add_supersix
 
     add_supersix(games, _Parser, FORMATS)
+    from .cli_ur import add_commands as add_ur
+
+    add_ur(games, _Parser, FORMATS)
     return parser
 
 

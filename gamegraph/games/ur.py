@@ -242,7 +242,8 @@ def position_problem(state: UrState, ruleset: RuleSet) -> str | None:
             twice = next(s for s in squares if squares.count(s) > 1)
             return f"two of the {who}'s pieces on square {twice}"
         if off < 0 or len(squares) + off > pieces:
-            return f"the {who} has {len(squares)} on the board and {off} off, but {pieces} pieces"
+            return (f"the {who} has {len(squares)} on the board and {off} borne off, but each "
+                    f"side has {pieces} piece{'s' if pieces != 1 else ''}")
     if state.opponent_off == pieces:
         return "the opponent has borne off every piece: the game is over"
     if state.mover_off == pieces:

@@ -1,0 +1,231 @@
+"""``gamegraph ur ...``: count positions, solve every position, query a solved table."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from .errors import InvalidArgumentError
+
+#: Peak bytes per position of build + solve, measured with 4 pieces (docs/performance.md).
+BYTES_PER_POSITION = 1300
+#: Exact fractions are offered for one piece; with two they run to thousands of digits.
+EXACT_MAX_PIECES = 1
+
+
+def add_commands(games, parser_class, formats) -> None:
+    """Register the ur subcommands on the top-level ``games`` subparsers."""
+    from .games.ur import MAX_PIECES, RULESETS
+
+    game = games.add_parser("ur", help="the Royal Game of Ur (finkel, masters, blitz, aseb rules)")
+    commands = game.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                   parser_class=parser_class)
+
+    def pieces(text):
+        from .games.ur import check_pieces
+
+        try:
+            return check_pieces(int(text))
+        except (ValueError, InvalidArgumentError):
+            import argparse
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: accepted whole numbers 1 to {MAX_PIECES}") from None
+
+    def rules_options(parser, required=True):
+        parser.add_argument("--rules", choices=RULESETS, default="finkel" if required else None,
+                            help="rule set (default finkel)" if required else
+                                 "rule set (with --solve: default finkel; with --table: the "
+                                 "table must be for it)")
+        parser.add_argument("--pieces", type=pieces, default=None,
+                            help="pieces per side, 1 to 7 (default: the rule set's own; "
+                                 "solve needs a small count)" if required else
+                                 "pieces per side (default: the table's)")
+
+    count = commands.add_parser("count", help="how many positions the game has")
+    rules_options(count)
+    count.add_argument("--format", choices=formats, default="text")
+    count.set_defaults(run=_count)
+
+    solve = commands.add_parser("solve", help="win probability of every position under optimal play")
+    rules_options(solve)
+    solve.add_argument("--exact", action="store_true",
+                       help=f"exact fractions (up to {EXACT_MAX_PIECES} piece)")
+    solve.add_argument("--save", metavar="FILE", default=None,
+                       help="write the solved table to FILE (query it with `ur value`, `ur moves`)")
+    solve.add_argument("--format", choices=formats, default="text")
+    solve.set_defaults(run=_solve)
+
+    for name, text in (("value", "win probability of a position for the side to move"),
+                       ("moves", "every move after a throw, with the win probability it leaves")):
+        query = commands.add_parser(name, help=text)
+        query.add_argument("position", help="the mover's squares '/' the opponent's, each side "
+                                            "with an optional '+borne off', e.g. '4,13+2/6+1'")
+        source = query.add_mutually_exclusive_group(required=True)
+        source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
+        source.add_argument("--solve", action="store_true", help="solve the rules first (small piece counts)")
+        rules_options(query, required=False)
+        if name == "moves":
+            query.add_argument("--throw", type=int, required=True, help="the throw to move")
+        query.add_argument("--format", choices=formats, default="text")
+        query.set_defaults(run=_value if name == "value" else _moves)
+
+
+def _ruleset(args):
+    from .games.ur import rule_set
+
+    return rule_set(args.rules, args.pieces)
+
+
+def _check_memory(ruleset):
+    from .games.supersix import MEMORY_LIMIT
+    from .games.ur_count import GEOMETRY, count_nonterminal
+
+    private, shared = GEOMETRY[ruleset.name]
+    positions = count_nonterminal(private, shared, ruleset.pieces)
+    need = positions * BYTES_PER_POSITION
+    if need > MEMORY_LIMIT:
+        raise InvalidArgumentError(
+            f"{ruleset.name} with {ruleset.pieces} pieces has {positions:,} positions; solving "
+            f"needs about {need / 2**30:,.0f} GiB, more than the {MEMORY_LIMIT / 2**30:.0f} GiB "
+            f"allowed (3/4 of this machine's memory); try fewer --pieces")
+
+
+def _say(text):
+    if sys.stderr.isatty():
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+
+def _count(args, out):
+    from .games.ur_count import GEOMETRY, count_nonterminal, count_positions
+
+    ruleset = _ruleset(args)
+    private, shared = GEOMETRY[ruleset.name]
+    total = count_positions(private, shared, ruleset.pieces)
+    live = count_nonterminal(private, shared, ruleset.pieces)
+    if args.format == "json":
+        out.write(json.dumps({"game": "ur", "rules": ruleset.name, "pieces": ruleset.pieces,
+                              "positions": total, "nonterminal": live,
+                              "private_tiles": private, "shared_tiles": shared}) + "\n")
+        return
+    out.write(f"{total}\n")
+    _say(f"{ruleset.name}, {ruleset.pieces} pieces: {total:,} positions "
+         f"({live:,} with neither side finished; {private} private and {shared} shared tiles)\n")
+
+
+def _solve_graph(ruleset, exact=False):
+    from .games.ur import Ur
+    from .solve import solve
+
+    if exact and ruleset.pieces > EXACT_MAX_PIECES:
+        raise InvalidArgumentError(
+            f"--exact is offered up to {EXACT_MAX_PIECES} piece: with {ruleset.pieces} the "
+            f"fractions run to thousands of digits; drop --exact for floats to 1e-13")
+    _check_memory(ruleset)
+    _say(f"building {ruleset.name} with {ruleset.pieces} pieces ...\n")
+    graph = Ur(ruleset).build_graph()
+    _say(f"solving {graph.n_states - 1:,} positions ...\n")
+    return graph, solve(graph, exact=exact)
+
+
+def _fraction_text(value, exact):
+    return f"{value.numerator}/{value.denominator}" if exact else float(value)
+
+
+def _solve(args, out):
+    from .games.ur_table import table_from_solution
+
+    ruleset = _ruleset(args)
+    if args.save is not None:
+        folder = os.path.dirname(os.path.abspath(args.save))
+        if not os.path.isdir(folder):
+            raise InvalidArgumentError(f"folder {folder} does not exist")
+        if os.path.isdir(args.save):
+            raise InvalidArgumentError(f"{args.save} is a folder; give a file name")
+    started = time.perf_counter()
+    graph, solution = _solve_graph(ruleset, exact=args.exact)
+    seconds = time.perf_counter() - started
+    states = graph.n_states - 1                  # WIN is the one terminal state
+    start = solution.start_value
+    if args.save is not None:
+        table_from_solution(solution).save(args.save)
+    if args.format == "json":
+        out.write(json.dumps({
+            "game": "ur", "rules": ruleset.name, "pieces": ruleset.pieces, "states": states,
+            "start": _fraction_text(start, args.exact), "exact": args.exact,
+            "residual": solution.residual, "seconds": seconds,
+            "table": args.save}) + "\n")
+        return
+    shown = f"{start.numerator}/{start.denominator} = {float(start):.12f}" if args.exact \
+        else f"{float(start):.12f}"
+    out.write(f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
+              f"{states:,} positions solved in {seconds:.2f} s (residual {solution.residual:.1e})\n")
+    out.write(f"the side that moves first wins with probability {shown}\n")
+    if args.save is not None:
+        out.write(f"wrote {args.save}\n")
+
+
+def _table(args):
+    from .games.ur_table import load_table, table_from_solution
+
+    if args.table is not None:
+        table = load_table(args.table)
+        held = table.ruleset
+        if (args.rules not in (None, held.name)) or (args.pieces not in (None, held.pieces)):
+            wanted = f"{args.rules or held.name} with {args.pieces or held.pieces} piece(s)"
+            raise InvalidArgumentError(f"{args.table} holds a table for {held.name} with "
+                                       f"{held.pieces} piece(s), not {wanted}")
+        return table
+    args.rules = args.rules or "finkel"
+    _, solution = _solve_graph(_ruleset(args))
+    return table_from_solution(solution)
+
+
+def _value(args, out):
+    from .games.ur import parse_position
+
+    table = _table(args)
+    state = parse_position(args.position, table.ruleset)   # checked before any answer
+    value = table.value(state)
+    if args.format == "json":
+        out.write(json.dumps({"rules": table.ruleset.name, "pieces": table.ruleset.pieces,
+                              "position": str(state), "value": value}) + "\n")
+        return
+    out.write(f"{value:.12f}\n")
+
+
+def _moves(args, out):
+    from .games.ur import format_position, parse_position, play
+
+    table = _table(args)
+    ruleset = table.ruleset
+    state = parse_position(args.position, ruleset)
+    rows = table.move_values(state, args.throw)
+    best = max(v for _, v in rows)
+    listed = []
+    for move, value in rows:
+        if move is None:
+            listed.append({"move": "pass", "board": format_position(state),
+                           "value": value, "best": True})
+            continue
+        source, target, captures = move
+        after, passes = play(state, move, ruleset)
+        if passes:
+            after = after.flipped()            # show the board from the mover's side
+        what = ("enter" if source == 0 else f"{source}") + "->" + \
+            ("off" if target > ruleset.length else f"{target}")
+        listed.append({"move": what, "captures": captures, "again": not passes,
+                       "board": format_position(after), "value": value, "best": value == best})
+    if args.format == "json":
+        out.write(json.dumps({"rules": ruleset.name, "pieces": ruleset.pieces,
+                              "position": str(state), "throw": args.throw,
+                              "moves": listed}) + "\n")
+        return
+    for row in listed:
+        notes = [n for n, on in (("captures", row.get("captures")), ("throws again", row.get("again")))
+                 if on]
+        mark = "*" if row["best"] else " "
+        out.write(f"{mark} {row['move']:<10} {row['value']:.6f}  -> {row['board']}"
+                  + (f"  ({', '.join(notes)})" if notes else "") + "\n")
