@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from itertools import product
 from typing import NamedTuple
 
 import numpy as np
@@ -414,91 +413,186 @@ class GainTerms(NamedTuple):
 
 class _GainCalculator:
     """The gain of piece sequences, in integers scaled by D**max_moves (D: the dice's
-    denominator), so that comparisons and ties are exact."""
+    denominator), so that comparisons and ties are exact.
+
+    Boards are kept as tuples of squares (ours in our numbering, theirs in theirs), and
+    moves are made with lookup lists built once from the rule set: the same rules as
+    :func:`~gamegraph.games.ur.legal_moves` and :func:`~gamegraph.games.ur.play`, but
+    without building positions, which this search makes by the million.
+    """
 
     def __init__(self, ruleset: RuleSet, max_moves: int):
         self.ruleset = ruleset
         self.max_moves = max_moves
+        self.length = length = ruleset.length
+        self.throws = ruleset.throws
         self.denominator = ruleset.denominator
         self.scale = [self.denominator ** (max_moves - k) for k in range(max_moves + 1)]
+        squares = range(1, length + 1)
+        # The same tile in the other side's numbering (0: not shared); the paths mirror
+        # each other, so this map serves both sides.
+        self.other = [0] + [ruleset.opponent_square(s) for s in squares] + [0]
+        self.rosette = [False] + [ruleset.is_rosette(s) for s in squares] + [False]
+        self.safe = ruleset.safe_rosettes
+        self.capture_bonus = ruleset.capture_bonus
         self._risk = {}
 
-    @staticmethod
-    def _move_from(state, throw, source, ruleset):
-        for move in legal_moves(state, throw, ruleset):
-            if move[0] == source:
-                return move
-        return None
+    def step(self, mine: tuple, theirs: tuple, source: int, throw: int):
+        """Move the piece on ``source`` (0: a waiting piece) of the side on ``mine`` by
+        ``throw``, the other side standing on ``theirs`` (its own numbering).
 
-    def risk(self, board: UrState, square: int) -> int:
-        """Scaled probability that the opponent, moving next from ``board`` (seen from
-        our side), lands on our piece on ``square`` with one piece in one turn: one throw,
-        or several when the piece lands on rosettes (or captures, in blitz) on the way."""
-        ruleset = self.ruleset
-        theirs = ruleset.opponent_square(square) if square <= ruleset.length else 0
-        if not theirs:
+        Returns (destination, square captured in the other side's numbering or 0,
+        whether the turn is kept), or None when the move is forbidden.
+        """
+        dest = source + throw
+        length = self.length
+        if dest > length + 1:
+            return None
+        if dest == length + 1:
+            return dest, 0, False
+        if dest in mine:
+            return None
+        there = self.other[dest]
+        captured = there if there and there in theirs else 0
+        if captured and self.safe and self.rosette[dest]:
+            return None
+        return dest, captured, self.rosette[dest] or bool(captured and self.capture_bonus)
+
+    @staticmethod
+    def _moved(pieces: tuple, source: int, dest: int, length: int) -> tuple:
+        kept = [s for s in pieces if s != source]
+        if dest <= length:
+            kept.append(dest)
+        return tuple(sorted(kept))
+
+    def risk(self, mine: tuple, theirs: tuple, square: int) -> int:
+        """Scaled probability that the opponent (on ``theirs``), throwing next, lands on
+        our piece on ``square`` with one of its pieces on the board: in one throw, or in
+        several when the piece lands on rosettes (or captures, in blitz) on the way."""
+        target = self.other[square]
+        if not target:
             return 0
-        key = (board, square)
-        if key in self._risk:
-            return self._risk[key]
-        view = board.flipped()
+        key = (mine, theirs, square)
+        found = self._risk.get(key)
+        if found is not None:
+            return found
+        length, throws, scale, limit = self.length, self.throws, self.scale, self.max_moves
+        other = self.other
         total = 0
 
-        def walk(state, at, depth, weight):
+        def walk(pieces, ours, at, depth, weight):
             nonlocal total
-            for throw, w in ruleset.throws:
-                move = self._move_from(state, throw, at, ruleset) if throw else None
-                if move is None:
+            for throw, w in throws:
+                if not throw:
                     continue
-                if move[1] == theirs:
-                    total += weight * w * self.scale[depth + 1]
+                got = self.step(pieces, ours, at, throw)
+                if got is None:
                     continue
-                after, passes = play(state, move, ruleset)
-                if not passes and after != WIN and depth + 1 < self.max_moves:
-                    walk(after, move[1], depth + 1, weight * w)
+                dest, captured, again = got
+                if dest == target:
+                    total += weight * w * scale[depth + 1]
+                elif again and depth + 1 < limit:
+                    left = tuple(s for s in ours if s != captured) if captured else ours
+                    walk(self._moved(pieces, at, dest, length), left, dest, depth + 1, weight * w)
 
-        for at in view.mover:                # pieces on the board only: see gain_terms
-            walk(view, at, 0, 1)
+        ours = tuple(sorted(other[s] for s in mine if other[s]))
+        for at in theirs:                     # pieces on the board only: see gain_terms
+            walk(theirs, ours, at, 0, 1)
         self._risk[key] = total
         return total
 
-    def sequence(self, state: UrState, pieces: list, sequence: tuple, throw=None):
-        """Scaled (W, A, C) of moving ``pieces[sequence[0]]``, then (after each throw that
+    def sequence(self, state: UrState, pieces: list, sequence: tuple, throw=None) -> list:
+        """Scaled [W, A, C] of moving ``pieces[sequence[0]]``, then (after each throw that
         keeps the turn) ``pieces[sequence[1]]``, ...; ``pieces`` holds each piece's square
         (0 waiting), ``throw`` the first throw when it is known."""
-        ruleset = self.ruleset
-        length = ruleset.length
+        length = self.length
         totals = [0, 0, 0]
+        last = min(len(sequence), self.max_moves) - 1
+        other = self.other
 
-        def stage(k, board, squares, weight, walked):
+        def stage(k, mine, theirs, squares, weight, walked):
             piece = sequence[k]
             at = squares[piece]
-            throws = [(throw, self.denominator)] if (k == 0 and throw is not None) else ruleset.throws
+            throws = ((throw, self.denominator),) if (k == 0 and throw is not None) else self.throws
+            scale = self.scale[k + 1]
             for r, w in throws:
                 p = weight * w
-                scale = self.scale[k + 1]
                 if r == 0:                          # the turn ends; the walk so far counts
                     totals[0] += walked * p * scale
                     continue
-                move = None if at is None else self._move_from(board, r, at, ruleset)
-                if move is None:                    # forbidden: the branch walks nothing
+                got = None if at is None else self.step(mine, theirs, at, r)
+                if got is None:                     # forbidden: the branch walks nothing
                     continue
-                dest = move[1]
-                if move[2]:
-                    totals[1] += ruleset.opponent_square(dest) * p * scale
-                after, passes = play(board, move, ruleset)
-                if dest <= length:
-                    ours = after.flipped() if passes else after
-                    totals[2] -= dest * self.risk(ours, dest)
-                moved = list(squares)
-                moved[piece] = dest if dest <= length else None
-                if passes or after == WIN or k + 1 >= min(len(sequence), self.max_moves):
-                    totals[0] += (walked + r) * p * scale
+                dest, captured, again = got
+                if captured:
+                    totals[1] += captured * p * scale
+                    theirs_after = tuple(s for s in theirs if s != captured)
                 else:
-                    stage(k + 1, after, moved, p, walked + r)
+                    theirs_after = theirs
+                mine_after = self._moved(mine, at, dest, length)
+                if dest <= length and other[dest]:
+                    totals[2] -= dest * self.risk(mine_after, theirs_after, dest)
+                if again and k < last:
+                    moved = list(squares)
+                    moved[piece] = dest if dest <= length else None
+                    stage(k + 1, mine_after, theirs_after, moved, p, walked + r)
+                else:
+                    totals[0] += (walked + r) * p * scale
 
-        stage(0, state, list(pieces), 1, 0)
+        stage(0, tuple(state.mover), tuple(state.opponent), list(pieces), 1, 0)
         return totals
+
+    def best(self, state: UrState, pieces: list, first: int, throw: int, choices: list) -> int:
+        """The largest scaled W + A + C over every sequence that starts by moving
+        ``pieces[first]`` with the known ``throw`` and goes on with pieces from
+        ``choices`` (indices into ``pieces``).
+
+        The same sums as :meth:`sequence`, for all continuations at once: a stage's
+        branches that end the turn add to every continuation, and a branch that keeps
+        it adds, for each next piece, that piece's subtree to the continuations that
+        move it. Each subtree is thus walked once, not once per continuation.
+        """
+        length, other, last = self.length, self.other, self.max_moves - 1
+        width = len(choices)
+
+        def stage(k, piece, mine, theirs, squares, weight, walked):
+            size = width ** (last - k)
+            block = size // width if k < last else 0
+            out = [0] * size
+            common = 0
+            at = squares[piece]
+            throws = ((throw, self.denominator),) if k == 0 else self.throws
+            scale = self.scale[k + 1]
+            for r, w in throws:
+                p = weight * w
+                if r == 0:
+                    common += walked * p * scale
+                    continue
+                got = None if at is None else self.step(mine, theirs, at, r)
+                if got is None:
+                    continue
+                dest, captured, again = got
+                value = 0
+                theirs_after = theirs
+                if captured:
+                    value += captured * p * scale
+                    theirs_after = tuple(s for s in theirs if s != captured)
+                mine_after = self._moved(mine, at, dest, length)
+                if dest <= length and other[dest]:
+                    value -= dest * self.risk(mine_after, theirs_after, dest)
+                if again and k < last:
+                    common += value
+                    moved = list(squares)
+                    moved[piece] = dest if dest <= length else None
+                    for i, nxt in enumerate(choices):
+                        sub = stage(k + 1, nxt, mine_after, theirs_after, moved, p, walked + r)
+                        for j, x in enumerate(sub):
+                            out[i * block + j] += x
+                else:
+                    common += value + (walked + r) * p * scale
+            return [x + common for x in out]
+
+        return max(stage(0, first, tuple(state.mover), tuple(state.opponent), list(pieces), 1, 0))
 
     def to_terms(self, totals) -> GainTerms:
         whole = self.denominator ** self.max_moves
@@ -645,20 +739,17 @@ class GainAgent(Agent):
             return self._memo[key]
         calculator = self.calculator
         pieces = _pieces(state, self.ruleset)
-        waiting = [i for i, s in enumerate(pieces) if s == 0]
-        # Waiting pieces are interchangeable: continuations name them in order only.
-        later = [i for i, s in enumerate(pieces) if s] + waiting[:calculator.max_moves]
+        # Waiting pieces are interchangeable: a turn enters at most max_moves of them.
+        waiting = [i for i, s in enumerate(pieces) if s == 0][:calculator.max_moves]
+        choices = [i for i, s in enumerate(pieces) if s] + waiting
         out = []
         for move in moves:
             first = pieces.index(move[0])
-            _, passes = play(state, move, self.ruleset)
-            if passes or calculator.max_moves == 1:
-                continuations = [()]
+            _, _, again = calculator.step(state.mover, state.opponent, move[0], throw)
+            if again and calculator.max_moves > 1:
+                out.append(calculator.best(state, pieces, first, throw, choices))
             else:
-                continuations = [c for c in product(later, repeat=calculator.max_moves - 1)
-                                 if _in_order((first,) + c, waiting)]
-            out.append(max(sum(calculator.sequence(state, pieces, (first,) + c, throw))
-                           for c in continuations))
+                out.append(sum(calculator.sequence(state, pieces, (first,), throw)))
         if len(self._memo) > 500_000:
             self._memo.clear()
         self._memo[key] = out
@@ -668,15 +759,6 @@ class GainAgent(Agent):
         _check_moves(moves)
         gains = self.gains(state, throw, moves)
         return gains.index(max(gains))
-
-
-def _in_order(sequence, waiting) -> bool:
-    """True when the waiting pieces in ``sequence`` appear as waiting[0], waiting[1], ..."""
-    seen = []
-    for piece in sequence:
-        if piece in waiting and piece not in seen:
-            seen.append(piece)
-    return seen == waiting[:len(seen)]
 
 
 # ---------------------------------------------------------------------------
