@@ -84,7 +84,11 @@ class Agent:
         return None
 
     def policy(self, graph: StateGraph) -> Policy:
-        """This agent's choice at every outcome of ``graph`` as a :class:`Policy`."""
+        """This agent's choice at every outcome of ``graph`` as a :class:`Policy`.
+
+        Agents without :meth:`policy_array` are asked at every throw with more than one
+        legal move, one by one: seconds for 2 pieces, minutes for 3 (``gain``).
+        """
         if self.randomised:
             raise InvalidArgumentError(f"agent {self.name!r} draws a new move at every visit "
                                        "and has no fixed policy")

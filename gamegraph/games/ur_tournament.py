@@ -218,8 +218,8 @@ def play_match(graph: StateGraph, a, b, *, games: int, seed: int | None = None,
     graph : StateGraph
         A full-board Ur graph (``Ur(rules, pieces).build_graph()``).
     a, b : Agent or str
-        Agents, or names for :func:`~gamegraph.games.ur_agents.make_agent` (a named
-        ``random`` is seeded from ``seed``).
+        Agents, or names for :func:`~gamegraph.games.ur_agents.make_agent`. A random
+        agent's draws come from the match's generator, not its own.
     games : int
         A moves first in the even-numbered games, B in the odd ones.
     seed : int, optional
