@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import zlib
 from fractions import Fraction as F
 
 import numpy as np
@@ -248,14 +249,48 @@ def test_flipped_bytes_fail_the_checksum(saved):
     assert load_table(saved).start_value > 0.5         # the undamaged file still loads
 
 
-def rewrite_header(path, change):
+def rewrite_header(path, change, *, reseal=True):
+    """Rewrite the JSON header of the table at ``path`` after ``change(header)``; with
+    ``reseal`` the crc32 is computed again as the module docstring specifies (the header's
+    other fields as sorted-key JSON, then the codes, then the values), as if another
+    program had written the file on purpose."""
     data = path.read_bytes()
     start = len(MAGIC) + 4
     size = header_size(data)
     header = json.loads(data[start:start + size])
+    arrays = data[start + size:]
     change(header)
+    if reseal:
+        fields = {k: v for k, v in header.items() if k != "crc32"}
+        crc = zlib.crc32(json.dumps(fields, sort_keys=True).encode())
+        header["crc32"] = zlib.crc32(arrays, crc)      # codes then values: the bytes in order
     text = json.dumps(header).encode()
-    path.write_bytes(MAGIC + struct.pack("<I", len(text)) + text + data[start + size:])
+    path.write_bytes(MAGIC + struct.pack("<I", len(text)) + text + arrays)
+
+
+def test_the_checksum_covers_the_header(saved):
+    # One bit flipped in the header turns "pieces": 1 into "pieces": 3. The 217 codes of
+    # the one-piece table are all valid three-piece codes too (with two pieces waiting),
+    # so without a checksum over the header this file would load as a three-piece table
+    # and answer with one-piece values.
+    data = saved.read_bytes()
+    at = data.index(b'"pieces": 1') + len(b'"pieces": ')
+    damaged = bytearray(data)
+    damaged[at] ^= 0x02
+    assert bytes(damaged[at:at + 1]) == b"3"
+    saved.write_bytes(bytes(damaged))
+    with pytest.raises(InvalidArgumentError, match="is damaged: its checksum does not match"):
+        load_table(saved, "finkel", 3)
+    # The same change made on purpose, with the checksum computed again, is read as
+    # written: the loader cannot know better then (the rule set is a real one).
+    saved.write_bytes(data)
+    rewrite_header(saved, lambda h: h["rules"].update(pieces=3))
+    assert load_table(saved, "finkel", 3).ruleset.pieces == 3
+    # A file written before the header was covered is refused by its version number.
+    saved.write_bytes(data)
+    rewrite_header(saved, lambda h: h.update(format=1))
+    with pytest.raises(InvalidArgumentError, match="is in table format 1; this version reads 2"):
+        load_table(saved)
 
 
 def test_damaged_or_foreign_headers_are_refused(saved):
@@ -276,24 +311,33 @@ def test_damaged_or_foreign_headers_are_refused(saved):
     with pytest.raises(InvalidArgumentError, match="is truncated"):
         load_table(saved)
 
-    cases = [
-        (lambda h: h.update(format=2), "is in table format 2; this version reads 1"),
-        (lambda h: h.pop("positions"), "has an unreadable header"),
-        (lambda h: h["rules"].update(name="bell"), "holds rules gamegraph does not know"),
-        (lambda h: h["rules"].update(pieces=9), "holds rules gamegraph does not know"),
+    cases = [  # change, message, crc computed again
+        (lambda h: h.update(format=3), "is in table format 3; this version reads 2", True),
+        (lambda h: h.pop("positions"), "has an unreadable header", True),
+        (lambda h: h.update(rules=[]), "has an unreadable header", True),
+        (lambda h: h["rules"].update(name="bell"), "is damaged: its checksum", False),
+        (lambda h: h["rules"].update(name="bell"), "holds rules gamegraph does not know", True),
+        (lambda h: h["rules"].update(name=["finkel"]), "holds rules gamegraph does not know", True),
+        (lambda h: h["rules"].update(pieces=9), "holds rules gamegraph does not know", True),
+        (lambda h: h["rules"].update(safe_rosettes=False), "is damaged: its checksum", False),
         (lambda h: h["rules"].update(safe_rosettes=False),
-         "holds a variant of finkel that differs from gamegraph's finkel rules"),
-        (lambda h: h["rules"]["rosettes"].pop(), "holds a variant of finkel"),
-        (lambda h: h["rules"].update(dice=[[1, "1/2"], [2, "1/2"]]), "holds a variant of finkel"),
-        (lambda h: h.update(positions=216), "has 16 stray bytes at the end"),
-        (lambda h: h.update(positions=218), "is truncated: .* bytes where 218 positions need"),
-        (lambda h: h.update(crc32=h["crc32"] ^ 1), "checksum does not match"),
+         "holds a variant of finkel that differs from gamegraph's finkel rules", True),
+        (lambda h: h["rules"]["rosettes"].pop(), "holds a variant of finkel", True),
+        (lambda h: h["rules"].update(dice=[[1, "1/2"], [2, "1/2"]]), "holds a variant of finkel", True),
+        (lambda h: h.update(positions=216), "has 16 stray bytes at the end", True),
+        (lambda h: h.update(positions=218), "is truncated: .* bytes where 218 positions need", True),
+        (lambda h: h.update(crc32=h["crc32"] ^ 1), "checksum does not match", False),
     ]
-    for change, message in cases:
+    for change, message, reseal in cases:
         saved.write_bytes(data)
-        rewrite_header(saved, change)
+        rewrite_header(saved, change, reseal=reseal)
         with pytest.raises(InvalidArgumentError, match=message):
             load_table(saved)
+    # Resealing an unchanged header gives back the file as saved: the docstring's
+    # description of the checksum is the one the code uses.
+    saved.write_bytes(data)
+    rewrite_header(saved, lambda h: None)
+    assert saved.read_bytes() == data
 
 
 def test_tables_for_other_rules_or_piece_counts_are_refused(saved):

@@ -10,12 +10,14 @@ File format (little-endian), written to a temporary file and renamed into place:
     b"GAMEGRAPH-UR-TABLE\\n"          magic line
     uint32                            length of the JSON header in bytes
     JSON header                       format version, rules (name, pieces, path, rosettes,
-                                      dice, flags), number of positions, crc32 of the data
+                                      dice, flags), number of positions, crc32
     int64[n]                          position codes, ascending
     float64[n]                        win probability of the side to move
 
-A file that is cut short, fails its checksum, or holds other rules than the caller
-asked for is refused with :class:`~gamegraph.errors.InvalidArgumentError`.
+The crc32 covers the header's other fields (as ``json.dumps(..., sort_keys=True)``)
+followed by the codes and the values, so a damaged header is noticed too. A file that is
+cut short, fails its checksum, or holds other rules than the caller asked for is refused
+with :class:`~gamegraph.errors.InvalidArgumentError`.
 
 Examples
 --------
@@ -49,7 +51,7 @@ from .ur import (WIN, RuleSet, Ur, UrState, legal_moves, parse_position, play,
                  position_problem, rule_set, state_to_code)
 
 MAGIC = b"GAMEGRAPH-UR-TABLE\n"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2        # 2: the crc32 covers the header too
 _MAX_HEADER = 1 << 20
 
 
@@ -63,6 +65,12 @@ def _rules_header(ruleset: RuleSet) -> dict:
         "safe_rosettes": ruleset.safe_rosettes,
         "capture_bonus": ruleset.capture_bonus,
     }
+
+
+def _checksum(header: dict, codes: np.ndarray, values: np.ndarray) -> int:
+    """crc32 of the header's fields (its crc32 left out), then the codes, then the values."""
+    crc = zlib.crc32(json.dumps(header, sort_keys=True).encode())
+    return zlib.crc32(values.data, zlib.crc32(codes.data, crc))
 
 
 @dataclass(eq=False)
@@ -141,9 +149,10 @@ class SolvedTable:
         """Write the table to ``path`` (a temporary file renamed into place)."""
         codes = np.ascontiguousarray(self.codes, dtype="<i8")
         values = np.ascontiguousarray(self.values, dtype="<f8")
-        crc = zlib.crc32(values.data, zlib.crc32(codes.data))
-        header = json.dumps({"format": FORMAT_VERSION, "rules": _rules_header(self.ruleset),
-                             "positions": len(codes), "crc32": crc}).encode()
+        header = {"format": FORMAT_VERSION, "rules": _rules_header(self.ruleset),
+                  "positions": len(codes)}
+        header["crc32"] = _checksum(header, codes, values)
+        header = json.dumps(header).encode()
         path = os.fspath(path)
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
@@ -201,11 +210,12 @@ def load_table(path, rules=None, pieces: int | None = None) -> SolvedTable:
              if len(data) < expected else f"has {len(data) - expected} stray bytes at the end")
     codes = np.frombuffer(data, dtype="<i8", count=n, offset=offset)
     values = np.frombuffer(data, dtype="<f8", count=n, offset=offset + 8 * n)
-    if zlib.crc32(values.data, zlib.crc32(codes.data)) != header.get("crc32"):
+    if _checksum({k: v for k, v in header.items() if k != "crc32"}, codes, values) \
+            != header.get("crc32"):
         fail("is damaged: its checksum does not match")
     try:
         ruleset = rule_set(name, count)
-    except InvalidArgumentError:
+    except (InvalidArgumentError, TypeError):
         fail(f"holds rules gamegraph does not know ({name!r}, {count!r} pieces)")
     if _rules_header(ruleset) != stored:
         fail(f"holds a variant of {name} that differs from gamegraph's {name} rules")
