@@ -11,6 +11,11 @@ from .errors import InvalidArgumentError
 
 #: Peak bytes per position of build + solve, measured with 4 pieces (docs/performance.md).
 BYTES_PER_POSITION = 1300
+#: The agents of `ur tournament` unless --agents says otherwise.
+DEFAULT_AGENTS = ("random", "first", "last", "greedy", "gain", "expectimax-2", "optimal")
+#: Most games per pairing the command line accepts.
+MAX_TOURNAMENT_GAMES = 10**7
+
 #: Exact fractions are offered for one piece; with two they run to thousands of digits.
 EXACT_MAX_PIECES = 1
 
@@ -70,6 +75,48 @@ def add_commands(games, parser_class, formats) -> None:
             query.add_argument("--throw", type=int, required=True, help="the throw to move")
         query.add_argument("--format", choices=formats, default="text")
         query.set_defaults(run=_value if name == "value" else _moves)
+
+    tournament = commands.add_parser(
+        "tournament", help="agents play each other (seeded Monte Carlo): win rates with 95 %% "
+                           "intervals, and each agent's win probability lost per move")
+    rules_options(tournament, required=False)
+    tournament.add_argument("--table", metavar="FILE", default=None,
+                            help="a solved table to measure the moves against (default: solve "
+                                 "the rules first)")
+    tournament.add_argument("--agents", default=",".join(DEFAULT_AGENTS),
+                            help="comma-separated agents: random, first, last, greedy, gain, "
+                                 "expectimax-D (search depth D), optimal "
+                                 f"(default {','.join(DEFAULT_AGENTS)})")
+    tournament.add_argument("--games", type=_games, default=2000,
+                            help="games per pairing, half with each agent moving first "
+                                 "(default 2000)")
+    tournament.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    tournament.add_argument("--format", choices=formats, default="text")
+    tournament.set_defaults(run=_tournament)
+
+
+def _games(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of games") from None
+    if not 1 <= value <= MAX_TOURNAMENT_GAMES:
+        raise argparse.ArgumentTypeError(f"{text}: accepted 1 to {MAX_TOURNAMENT_GAMES:,} games")
+    return value
+
+
+def _seed(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text}: accepted 0 or more")
+    return value
 
 
 def _ruleset(args):
@@ -229,3 +276,53 @@ def _moves(args, out):
         mark = "*" if row["best"] else " "
         out.write(f"{mark} {row['move']:<10} {row['value']:.6f}  -> {row['board']}"
                   + (f"  ({', '.join(notes)})" if notes else "") + "\n")
+
+
+def _tournament(args, out):
+    from .games.ur import Ur
+    from .games.ur_agents import make_agent
+    from .games.ur_tournament import agent_rows, format_rows, round_robin
+
+    names = [name.strip() for name in args.agents.split(",") if name.strip()]
+    if args.table is not None:
+        table = _table(args)
+        ruleset = table.ruleset
+        # Agents are made (and unknown names refused) before the graph is built.
+        agents = [make_agent(name, ruleset=ruleset, table=table, seed=args.seed) for name in names]
+        graph = Ur(ruleset).build_graph()
+    else:
+        args.rules = args.rules or "finkel"
+        ruleset = _ruleset(args)
+        for name in names:                 # refuse unknown names before solving
+            if name != "optimal":
+                make_agent(name, ruleset=ruleset, seed=args.seed)
+        graph, solution = _solve_graph(ruleset)
+        from .games.ur_table import table_from_solution
+        table = table_from_solution(solution)
+        agents = [make_agent(name, ruleset=ruleset, table=table, seed=args.seed) for name in names]
+
+    def progress(done, total, row):
+        _say(f"\r{done} / {total} pairings")
+        if done == total:
+            _say("\n")
+
+    started = time.perf_counter()
+    rows = round_robin(graph, agents, games=args.games, seed=args.seed, table=table,
+                       progress=progress)
+    seconds = time.perf_counter() - started
+    totals = sorted(agent_rows(rows), key=lambda row: -row["win_rate"])
+    if args.format == "json":
+        out.write(json.dumps({"rules": ruleset.name, "pieces": ruleset.pieces,
+                              "games_per_pairing": args.games, "seed": args.seed,
+                              "seconds": seconds, "pairings": rows, "agents": totals}) + "\n")
+        return
+    out.write(f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
+              f"{len(rows)} pairings of {args.games:,} games, seed {args.seed}, {seconds:.1f} s\n\n")
+    out.write("each agent over all its games (loss: win probability given up per move, "
+              "against the solved values)\n")
+    out.write(format_rows(totals, ["agent", "games", "win_rate", "mean_loss", "nonoptimal"]) + "\n\n")
+    out.write("pairings: A's win rate with its 95 % interval\n")
+    shown = [{"A": row["a"], "B": row["b"], "A wins": row["a_rate"],
+              "interval": f"[{row['low']:.4f}, {row['high']:.4f}]",
+              "first mover wins": row["first_rate"]} for row in rows]
+    out.write(format_rows(shown) + "\n")
