@@ -331,7 +331,7 @@ def test_same_tile_checks_follow_each_rule_sets_crossings():
 
 
 def test_unknown_rule_sets_and_bad_piece_counts():
-    for name in ("bell", "Finkel", ""):
+    for name in ("bell", "Finkel", "", None, ["finkel"], 3):
         with pytest.raises(UnknownNameError, match="accepted: finkel, masters, blitz, aseb"):
             Ur(name)
     for pieces in (0, 8, 2.5, True, "3", -1):

@@ -146,7 +146,7 @@ def rule_set(name: str, pieces: int | None = None) -> RuleSet:
     """
     if isinstance(name, RuleSet):
         return name if pieces is None else replace(name, pieces=check_pieces(pieces))
-    if name not in _BASE:
+    if not isinstance(name, str) or name not in _BASE:
         raise UnknownNameError("rule set", name, RULESETS)
     base = _BASE[name]
     return base if pieces is None else replace(base, pieces=check_pieces(pieces))
