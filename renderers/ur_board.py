@@ -383,7 +383,7 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True):
     for mark in layout.moves:
         if mark.move is None:
             continue
-        shift = (drawn - (n - 1) / 2) * 0.09
+        shift = (drawn - (n - 1) / 2) * 0.13
         drawn += 1
         points = [(x + shift, y + shift) for x, y in mark.route]
         (ax, ay), (bx, by) = points[-2], points[-1]
