@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_jackpot.py
 	$(BIN)/python benchmarks/bench_supersix.py
+	$(BIN)/python benchmarks/bench_ur.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
