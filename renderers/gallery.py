@@ -227,6 +227,116 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
     return "\n".join(lines) + "\n", items + [(name, "interactive")]
 
 
+UR_BOARD_POSITION, UR_BOARD_THROW = "6,8,12/9,10,11", 3   # Finkel, 3 pieces: see ur_section
+#: Start values shown per rule set. Finkel's 3-piece table is needed for the board and the
+#: heatmap anyway; masters and blitz (unsafe rosettes) solve far more slowly than finkel
+#: and aseb (2 pieces: seconds rather than a fraction of one), so they stop at 1 piece.
+UR_START_PIECES = {"finkel": (1, 2, 3), "masters": (1,), "blitz": (1,), "aseb": (1, 2)}
+
+
+def ur_section(folder: Path, step) -> tuple[str, list]:
+    """The Royal Game of Ur: an annotated board, the one-piece game's graph, win
+    probability by pieces borne off, and start values of each rule set.
+
+    Three pieces are solved for Finkel only (263,121 positions); the other rule sets'
+    larger games (see :data:`UR_START_PIECES`) would take the gallery over its time budget.
+    """
+    from gamegraph.games.ur import Ur
+    from gamegraph.games.ur_table import solve_table
+
+    from . import ur_board, ur_figures
+
+    starts, tables = {}, {}
+    with step("ur: solve finkel with 3 pieces"):
+        tables[("finkel", 3)] = solve_table("finkel", 3)
+    with step("ur: solve the start values' smaller games"):
+        for rules, counts in UR_START_PIECES.items():
+            for pieces in counts:
+                if (rules, pieces) not in tables:
+                    tables[(rules, pieces)] = solve_table(rules, pieces)
+                starts[(rules, pieces)] = tables[(rules, pieces)].start_value
+    table = tables[("finkel", 3)]
+
+    items = []
+    with step("ur: annotated board"):
+        moves = table.move_values(UR_BOARD_POSITION, UR_BOARD_THROW)
+        title = (f"Ur (Finkel, 3 pieces each): {UR_BOARD_POSITION}, light to move, "
+                 f"throw {UR_BOARD_THROW}")
+        for name in ("ur-finkel-3-board.png", "ur-finkel-3-board.svg"):
+            layout = ur_board.draw_board(table.ruleset, UR_BOARD_POSITION, folder / name,
+                                         throw=UR_BOARD_THROW, move_values=moves, title=title)
+    best = [mark for mark in layout.moves if mark.best]
+    others = [mark for mark in layout.moves if not mark.best]
+
+    def said(mark):
+        source, target, captures = mark.move
+        if source == 0:
+            what = f"entering at {target}"
+        elif target == table.ruleset.length + 1:
+            what = f"bearing off from {source}"
+        else:
+            what = f"moving {source} to {target}"
+        return what + (" (a capture)" if captures else "") + f", {mark.label}"
+
+    items.append(("ur-finkel-3-board.png",
+                  f"A position where capturing is not best: {len(layout.moves)} moves after "
+                  f"a throw of {UR_BOARD_THROW}, "
+                  f"{sum(1 for m in layout.moves if m.move[2])} of them captures. Best: "
+                  + "; ".join(said(m) for m in best) + "."
+                  + (" Others: " + "; ".join(said(m) for m in others) + "." if others else "")
+                  + " Numbers are light's win probability after each move (optimal play from "
+                  "then on); arrows follow light's path; small numbers are square numbers "
+                  "(dark's where they differ)."))
+
+    with step("ur: the one-piece game's graph (DOT, SVG, PNG)"):
+        from gamegraph import solve
+
+        one = solve(Ur("finkel", 1).build_graph())
+        graph_title = (f"Ur (Finkel), one piece each: {one.graph.n_states - 1} positions "
+                       f"and WIN; the first player wins {float(one.start_value):.4f}")
+        source = ur_figures.graph_dot(one, title=graph_title)
+        for name in ("ur-finkel-1-graph.dot", "ur-finkel-1-graph.svg", "ur-finkel-1-graph.png"):
+            dot.write(source, folder / name)
+    items.append(("ur-finkel-1-graph.png",
+                  "Every position of the one-piece game (mover's square / opponent's square) "
+                  "with the mover's win probability (red below 1/2, green above), ranked by "
+                  "squares walked. Green edges win, blue land on a rosette and throw again, "
+                  "red capture, grey pass the turn after moving, dotted grey are throws "
+                  "without a move."))
+
+    with step("ur: win probability by pieces borne off"):
+        bmap = ur_figures.draw_borne_off(table, folder / "ur-finkel-3-borne-off.png")
+        ur_figures.write_borne_off_page(table, folder / "ur-finkel-3-borne-off.html")
+    n = bmap.pieces
+    items.append(("ur-finkel-3-borne-off.png",
+                  f"Finkel, {n} pieces: the mover's win probability by pieces borne off, with "
+                  f"the board empty (left; from {bmap.empty[0, n - 1]:.3f} with 0 borne off "
+                  f"against {n - 1} to {bmap.empty[n - 1, 0]:.3f} with {n - 1} against 0) and "
+                  "averaged over every position with those counts (right)."))
+    items.append(("ur-finkel-3-borne-off.html", "interactive"))
+
+    counts = sorted({p for pieces in UR_START_PIECES.values() for p in pieces})
+    lines = ["## The Royal Game of Ur", "",
+             "Solved positions, optimal play for both sides (float solve to a residual of "
+             "1e-13). The one-piece game's graph: "
+             "[ur-finkel-1-graph.svg](ur-finkel-1-graph.svg) (zoomable; hover for values), "
+             "[ur-finkel-1-graph.dot](ur-finkel-1-graph.dot); the annotated board as "
+             "[ur-finkel-3-board.svg](ur-finkel-3-board.svg).", "",
+             "Probability that the side moving first wins:", "",
+             "| rule set | " + " | ".join(f"{p} piece{'s' if p > 1 else ''}" for p in counts)
+             + " |", "|---" * (len(counts) + 1) + "|"]
+    for rules, pieces in UR_START_PIECES.items():
+        cells = [f"{starts[(rules, p)]:.6f}" if (rules, p) in starts else "\u2014" for p in counts]
+        lines.append(f"| {rules} | " + " | ".join(cells) + " |")
+    lines += ["", "\u2014: not solved in the gallery build, to keep it short."]
+    lines += ["", "Positions per table: " + ", ".join(
+        f"{rules} {pieces}: {len(tables[(rules, pieces)]):,}"
+        for rules, pieces in sorted(tables, key=lambda k: (list(UR_START_PIECES).index(k[0]),
+                                                           k[1])))
+        + "."]
+    return "\n".join(lines) + "\n", items
+
+
 def _figures_html(items) -> str:
     parts = []
     for name, caption in items:
@@ -255,7 +365,8 @@ def build_gallery(folder="gallery", stream=sys.stdout) -> Path:
     started = time.perf_counter()
     stream.write(f"building the gallery in {folder}/ (Graphviz: {dot.graphviz_engine()})\n")
     sections = [("Jackpot", *jackpot_section(folder, step)),
-                ("Super Six", *supersix_section(folder, step))]
+                ("Super Six", *supersix_section(folder, step)),
+                ("The Royal Game of Ur", *ur_section(folder, step))]
     write_atomic(folder / "results.md",
                  "# gamegraph results\n\n" + "\n".join(md for _, md, _ in sections))
     body = "\n".join(f"<h2>{html.escape(title)}</h2>\n{_markdown_html(md)}\n{_figures_html(items)}"

@@ -327,7 +327,8 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True):
     for tile in layout.tiles:
         cx, cy = _point(tile)
         axes.add_patch(Rectangle((cx - 0.5, cy - 0.5), 1, 1, facecolor=_TILE,
-                                 edgecolor=_TILE_EDGE, linewidth=1.5, gid=f"tile-{tile[0]}-{tile[1]}"))
+                                 edgecolor=_TILE_EDGE, linewidth=1.5,
+                                 gid=f"tile-{tile[0]}-{tile[1]}"))
         if numbers:
             if tile in light_numbers:
                 axes.text(cx - 0.44, cy - 0.44, str(light_numbers[tile]), fontsize=6,
@@ -337,7 +338,8 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True):
                           color="#8c510a", ha="right", va="top")
     for tile in layout.rosettes:
         axes.add_patch(Polygon(_star(_point(tile), 0.44, 0.2), closed=True, facecolor="none",
-                               edgecolor=_ROSETTE, linewidth=1.4, gid=f"rosette-{tile[0]}-{tile[1]}"))
+                               edgecolor=_ROSETTE, linewidth=1.4,
+                               gid=f"rosette-{tile[0]}-{tile[1]}"))
 
     for side, pieces in ((LIGHT, layout.light), (DARK, layout.dark)):
         face, edge = _PIECE[side]
@@ -401,8 +403,8 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True):
                             edgecolor=colour, linewidth=1.2 if mark.best else 0.6),
                   gid=f"value-{mark.gid}")
     if layout.moves:
-        text = "   ".join(f"{_describe(m, ruleset.length)}: {m.label}" + (" (best)" if m.best else "")
-                           for m in layout.moves)
+        text = "   ".join(f"{_describe(m, ruleset.length)}: {m.label}"
+                           + (" (best)" if m.best else "") for m in layout.moves)
         if layout.moves[0].move is None:
             axes.text(left + 0.1, -0.45, text, fontsize=8, va="center", gid="value-pass")
         else:

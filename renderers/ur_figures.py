@@ -98,8 +98,8 @@ def graph_edges(solution) -> list[GraphEdge]:
         k = int(options[j])
         s, t, passes = int(sources[j]), int(graph.option_target[j]), bool(graph.option_passes[j])
         throw = throws[k - int(graph.outcome_ptr[s])]
-        entry = groups.setdefault((s, t, passes), {"outcomes": {}, "move": int(graph.option_move[j]),
-                                                   "optimal": False})
+        entry = groups.setdefault((s, t, passes), {
+            "outcomes": {}, "move": int(graph.option_move[j]), "optimal": False})
         entry["outcomes"][k] = throw
         entry["optimal"] |= int(choice[k]) == j - int(graph.option_ptr[k])
     states = graph.states
@@ -150,8 +150,10 @@ def graph_dot(solution, *, title: str | None = None, digits: int = 3) -> str:
     >>> from gamegraph.games.ur import Ur
     >>> source = graph_dot(solve(Ur("finkel", pieces=1).build_graph()))
     >>> lines = [line.strip() for line in source.splitlines()]
-    >>> print(next(line for line in lines if line.startswith("n0 [")))
-    n0 [label="-/-\\n0.530" color="#000000" fillcolor="#f8fcf8" penwidth=2 tooltip="mover wins 0.530050"]
+    >>> print(next(line for line in lines if line.startswith("n0 [")))   # the start
+    ... # doctest: +NORMALIZE_WHITESPACE
+    n0 [label="-/-\\n0.530" color="#000000" fillcolor="#f8fcf8" penwidth=2
+        tooltip="mover wins 0.530050"]
     >>> sum(" -> " in line for line in lines), sum(line.startswith("n") and " [label=" in line
     ...                                             for line in lines)
     (992, 218)
