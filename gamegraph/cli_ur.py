@@ -76,6 +76,33 @@ def add_commands(games, parser_class, formats) -> None:
         query.add_argument("--format", choices=formats, default="text")
         query.set_defaults(run=_value if name == "value" else _moves)
 
+    board = commands.add_parser("board", help="draw a position, with a throw's moves and the "
+                                              "win probability each leaves (.png, .svg, .pdf)")
+    board.add_argument("position", help="as for `ur value`, e.g. '6,8,12/9,10,11'")
+    board.add_argument("--throw", type=int, default=None,
+                       help="annotate this throw's moves (needs --table or --solve)")
+    source = board.add_mutually_exclusive_group()
+    source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
+    source.add_argument("--solve", action="store_true", help="solve the rules first")
+    rules_options(board, required=False)
+    board.add_argument("-o", "--output", required=True, help="the picture (.png, .svg or .pdf)")
+    board.set_defaults(run=_board)
+
+    graph = commands.add_parser("graph", help="the one-piece game's whole graph with each "
+                                              "position's win probability (.dot, .gv, .png, .svg, .pdf)")
+    graph.add_argument("--rules", choices=RULESETS, default="finkel", help="rule set (default finkel)")
+    graph.add_argument("-o", "--output", required=True, help="the diagram")
+    graph.set_defaults(run=_graph)
+
+    heatmap = commands.add_parser("heatmap", help="win probability by pieces borne off "
+                                                  "(.png, .svg, .pdf, or an interactive .html)")
+    source = heatmap.add_mutually_exclusive_group(required=True)
+    source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
+    source.add_argument("--solve", action="store_true", help="solve the rules first")
+    rules_options(heatmap, required=False)
+    heatmap.add_argument("-o", "--output", required=True, help="the figure or page")
+    heatmap.set_defaults(run=_heatmap)
+
     tournament = commands.add_parser(
         "tournament", help="agents play each other (seeded Monte Carlo): win rates with 95 %% "
                            "intervals, and each agent's win probability lost per move")
@@ -326,3 +353,60 @@ def _tournament(args, out):
               "interval": f"[{row['low']:.4f}, {row['high']:.4f}]",
               "first mover wins": row["first_rate"]} for row in rows]
     out.write(format_rows(shown) + "\n")
+
+
+def _board(args, out):
+    from renderers.output import check_output
+    from renderers.ur_board import EXTENSIONS, draw_board
+
+    from .games.ur import parse_position
+
+    check_output(args.output, EXTENSIONS)               # fail before any work
+    if args.throw is not None and args.table is None and not args.solve:
+        raise InvalidArgumentError("--throw needs values: give --table FILE or --solve")
+    if args.table is None and not args.solve:
+        args.rules = args.rules or "finkel"
+        ruleset = _ruleset(args)
+        state = parse_position(args.position, ruleset)
+        draw_board(ruleset, state, args.output)
+        out.write(f"wrote {args.output}\n")
+        return
+    if args.table is None:                              # check the position before solving
+        args.rules = args.rules or "finkel"
+        parse_position(args.position, _ruleset(args))
+    table = _table(args)
+    state = parse_position(args.position, table.ruleset)
+    values = table.move_values(state, args.throw) if args.throw is not None else None
+    title = (f"Ur ({table.ruleset.name}, {table.ruleset.pieces} pieces): {state}, "
+             f"win probability {table.value(state):.4f}"
+             + (f", throw {args.throw}" if args.throw is not None else ""))
+    draw_board(table.ruleset, state, args.output, throw=args.throw, move_values=values, title=title)
+    out.write(f"wrote {args.output}\n")
+
+
+def _graph(args, out):
+    from renderers.dot import EXTENSIONS
+    from renderers.output import check_output
+    from renderers.ur_figures import draw_graph
+
+    check_output(args.output, EXTENSIONS)
+    from .games.ur import rule_set
+
+    graph, solution = _solve_graph(rule_set(args.rules, 1))
+    title = (f"Ur ({args.rules}), one piece each: {graph.n_states - 1} positions; "
+             f"the first player wins {float(solution.start_value):.4f}")
+    draw_graph(solution, args.output, title=title)
+    out.write(f"wrote {args.output}\n")
+
+
+def _heatmap(args, out):
+    from renderers.output import check_output
+    from renderers.ur_figures import FIGURE_EXTENSIONS, draw_borne_off, write_borne_off_page
+
+    check_output(args.output, FIGURE_EXTENSIONS + (".html",))
+    table = _table(args)
+    if args.output.lower().endswith(".html"):
+        write_borne_off_page(table, args.output)
+    else:
+        draw_borne_off(table, args.output)
+    out.write(f"wrote {args.output}\n")

@@ -188,3 +188,54 @@ def test_failed_solve_leaves_an_existing_table_alone(finkel2_table, tmp_path, ca
     assert status == 2
     assert keep.read_bytes() == finkel2_table.read_bytes()
     assert sorted(os.listdir(tmp_path)) == ["keep.urtable"]
+
+
+# ---------------------------------------------------------------------------
+# pictures
+# ---------------------------------------------------------------------------
+def test_board_annotates_each_move_with_the_tables_value(finkel2_table, tmp_path, capsys):
+    target = tmp_path / "b.svg"
+    status, out, _ = run(["ur", "board", "4/6", "--throw", "2", "--table", finkel2_table,
+                          "-o", target], capsys)
+    text = target.read_text()
+    values = load_table(finkel2_table).move_values("4/6", 2)
+    assert status == 0 and out == f"wrote {target}\n"
+    assert text.count('id="piece-') == 2
+    for _, value in values:
+        assert f">{value:.4f}<" in text
+
+
+def test_board_without_values_draws_the_position(tmp_path, capsys):
+    target = tmp_path / "b.png"
+    status, _, _ = run(["ur", "board", "5,13/6", "--rules", "aseb", "--pieces", "2", "-o", target],
+                       capsys)
+    assert status == 0 and target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_graph_has_a_node_per_one_piece_position(tmp_path, capsys):
+    target = tmp_path / "g.dot"
+    status, _, _ = run(["ur", "graph", "--rules", "masters", "-o", target], capsys)
+    nodes = [line for line in target.read_text().splitlines() if line.strip().startswith("n")
+             and "->" not in line and "label=" in line]
+    assert status == 0
+    assert len(nodes) == Ur("masters", 1).build_graph().n_states     # 216 positions and WIN
+
+
+def test_heatmap_writes_a_page_and_a_figure(finkel2_table, tmp_path, capsys):
+    for name in ("h.html", "h.svg"):
+        status, _, _ = run(["ur", "heatmap", "--table", finkel2_table, "-o", tmp_path / name], capsys)
+        assert status == 0 and (tmp_path / name).stat().st_size > 1000
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["ur", "board", "4/6", "-o", "OUT/b.gif"], "unknown output extension '.gif'"),
+    (["ur", "board", "4/6", "--throw", "2", "-o", "OUT/b.png"], "--throw needs values"),
+    (["ur", "board", "4,4/6", "-o", "OUT/b.png"], "two of the mover's pieces"),
+    (["ur", "graph", "-o", "OUT/g.jpg"], "unknown output extension '.jpg'"),
+    (["ur", "heatmap", "--solve", "--pieces", "1", "-o", "OUT/missing/h.png"], "does not exist"),
+])
+def test_bad_picture_requests_write_nothing(argv, says, tmp_path, capsys):
+    argv = [a.replace("OUT", str(tmp_path)) for a in argv]
+    status, out, err = run(argv, capsys)
+    assert status == 2 and out == "" and says in err
+    assert os.listdir(tmp_path) == []
