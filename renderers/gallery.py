@@ -231,7 +231,7 @@ UR_BOARD_POSITION, UR_BOARD_THROW = "6,8,12/9,10,11", 3   # Finkel, 3 pieces: se
 #: Start values shown per rule set. Finkel's 3-piece table is needed for the board and the
 #: heatmap anyway; masters and blitz (unsafe rosettes) solve far more slowly than finkel
 #: and aseb (2 pieces: seconds rather than a fraction of one), so they stop at 1 piece.
-UR_START_PIECES = {"finkel": (1, 2, 3), "masters": (1,), "blitz": (1,), "aseb": (1, 2)}
+UR_START_PIECES = {"finkel": (1, 2, 3), "masters": (1, 2), "blitz": (1, 2), "aseb": (1, 2)}
 
 
 def ur_section(folder: Path, step) -> tuple[str, list]:
