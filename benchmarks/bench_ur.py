@@ -20,7 +20,8 @@ b. A plain-Python baseline written from the rules, sharing nothing with gamegrap
    abandoned after a time budget, with the time it would need projected from the
    geometric decay of its sweep changes.
 c. The linear-solver choice: the policy-evaluation systems of the largest cyclic
-   component of the graph, solved GMRES-first (gamegraph's default) and by sparse LU
+   component of the graph, solved iterative-first (gamegraph's default: BiCGSTAB, GMRES
+   before it; the name is read from gamegraph.linear) and by sparse LU
    only (``linear.ITERATIVE_MIN_SIZE`` raised), the LU rounds within a time budget.
    Then the same 3-piece solve in child processes not pinned to one CPU, with
    OpenBLAS's own thread count and with OPENBLAS_NUM_THREADS=1.
@@ -32,7 +33,7 @@ projection, not a measurement).
 
 Usage::
 
-    python benchmarks/bench_ur.py            # full run, about 10 minutes on a busy 2-core machine
+    python benchmarks/bench_ur.py            # full run, 6 to 10 minutes
     python benchmarks/bench_ur.py --quick    # smoke run, 2 pieces only, about 10 s
 
 Exit status 1 if a correctness check fails (position counts, values or residuals);
@@ -328,14 +329,17 @@ def child(pieces: int, cpus: str | None) -> int:
         os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
     _import_gamegraph()
     gc.collect()
-    rss_imports = maxrss_bytes(resource.RUSAGE_SELF)
+    # VmRSS / VmHWM belong to this process's own memory map; ru_maxrss would start from
+    # the parent's peak, which a child inherits through fork and exec.
+    rss_imports = rss_now() or maxrss_bytes(resource.RUSAGE_SELF)
     run = gamegraph_run(pieces)
     solution = run["solution"]
     figures = {k: run[k] for k in ("build", "condense", "solve", "seconds")}
     figures.update(shape(run["graph"], run["condensation"]))
     figures.update(pieces=pieces, residual=solution.residual, iterations=solution.iterations,
                    start_value=float(solution.start_value), rss_imports=rss_imports,
-                   rss_peak=maxrss_bytes(resource.RUSAGE_SELF),
+                   rss_peak=rss_peak() or maxrss_bytes(resource.RUSAGE_SELF),
+                   rss_maxrss=maxrss_bytes(resource.RUSAGE_SELF),
                    cpus=sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None)
     print(json.dumps(figures))
     return 0
@@ -343,6 +347,8 @@ def child(pieces: int, cpus: str | None) -> int:
 
 def run_child(pieces: int, *, cpus=None, env=None, timeout=CHILD_TIMEOUT) -> dict:
     command = [sys.executable, os.path.abspath(__file__), "--child", str(pieces)]
+    gc.collect()
+    reset_rss_peak()             # the child's ru_maxrss starts from this process's peak
     if cpus:
         command += ["--child-cpus", ",".join(str(c) for c in cpus)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
@@ -413,7 +419,7 @@ def bench_solve(sizes, big, repeats, rss_imports, check, summary, results):
         print(f"   peak RSS: the process's high-water mark during the run (reset before it) less "
               f"the {fmt_bytes(rss_imports)} held after imports")
     # A second method on the largest in-process graph: value iteration instead of policy
-    # iteration with GMRES / LU, the same graph.
+    # iteration with an iterative solver / LU, the same graph.
     pieces = sizes[-1]
     r = results[pieces]
     t_value, other = timed(lambda: gg.solve(r["graph"], method="value", max_iter=100_000))
@@ -438,15 +444,16 @@ def bench_solve(sizes, big, repeats, rss_imports, check, summary, results):
     n, t = f["states"], f["seconds"]
     check(n == gg.count(big), f"a: {big} pieces has {n} positions, not {gg.count(big)}")
     check(f["residual"] <= 1e-12, f"a: {big} pieces residual {f['residual']:.2g}")
-    peak = f["rss_children"]
+    peak = f["rss_peak"]
     extra = peak - f["rss_imports"]
     print(f"   {big:>6} {n:>10,} {f['options']:>11,} {fmt_time(f['build']):>8} "
           f"{fmt_time(f['condense']):>9} {fmt_time(f['solve']):>8} {fmt_time(t):>8} "
           f"{n / t:>12,.0f} {f['graph_bytes'] / n:>11.0f} {extra / n:>14.0f}")
-    print(f"      peak RSS {fmt_bytes(peak)} (getrusage RUSAGE_CHILDREN; the child's own ru_maxrss "
-          f"{fmt_bytes(f['rss_peak'])}), {fmt_bytes(f['rss_imports'])} of it after imports: "
-          f"{extra / n:.0f} bytes per position over that, {peak / n:.0f} in all; StateGraph "
-          f"arrays {fmt_bytes(f['graph_bytes'])}")
+    print(f"      peak RSS {fmt_bytes(peak)} (the child's VmHWM; getrusage RUSAGE_CHILDREN "
+          f"{fmt_bytes(f['rss_children'])}, which starts from this process's RSS at the "
+          f"spawn), {fmt_bytes(f['rss_imports'])} of it after imports: {extra / n:.0f} bytes "
+          f"per position over that, {peak / n:.0f} in all; StateGraph arrays "
+          f"{fmt_bytes(f['graph_bytes'])}")
     print(f"      start value {f['start_value']:.16f}, residual {f['residual']:.1e} <= 1e-12: "
           f"{'ok' if f['residual'] <= 1e-12 else 'FAILED'}; at most {f['iterations']} policy "
           f"rounds; {f['cyclic_components']:,} cyclic components holding "
@@ -561,8 +568,22 @@ def bench_baseline(sizes, budget, repeats, check, summary, results):
 
 
 # ---------------------------------------------------------------------------------
-# c. Linear solver: GMRES first against LU only, and BLAS threads
+# c. Linear solver: iterative first against LU only, and BLAS threads
 # ---------------------------------------------------------------------------------
+
+def iterative_solver():
+    """(attribute name, function) of gamegraph.linear's iterative solver."""
+    for name in ("_solve_iterative", "_solve_gmres"):
+        if hasattr(gg.linear, name):
+            return name, getattr(gg.linear, name)
+    raise RuntimeError("gamegraph.linear has no iterative solver this benchmark knows")
+
+
+def iterative_name() -> str:
+    """The iterative method's name, from its docstring ("BiCGSTAB's solution when ...")."""
+    doc = (iterative_solver()[1].__doc__ or "").split()
+    return doc[0].removesuffix("'s") if doc else "iterative"
+
 
 def capture_systems(graph, largest):
     """Solve ``graph`` recording every linear system gamegraph.solve hands to
@@ -581,12 +602,23 @@ def capture_systems(graph, largest):
         calls.append({"size": size, "seconds": seconds, "arrays": arrays})
         return x
 
+    name, iterative = iterative_solver()
+    refused = []
+
+    def counting(matrix, b):                  # iterative answers refused: LU decides those
+        x = iterative(matrix, b)
+        if x is None:
+            refused.append(matrix.shape[0])
+        return x
+
     gg.solve_module.solve_sparse = recording
+    setattr(gg.linear, name, counting)
     try:
         t, solution = timed(lambda: gg.solve(graph))
     finally:
         gg.solve_module.solve_sparse = original
-    return t, solution, calls
+        setattr(gg.linear, name, iterative)
+    return t, solution, calls, refused
 
 
 def component_rounds(calls, largest):
@@ -620,21 +652,22 @@ def component_rounds(calls, largest):
 
 def bench_linear(pieces, repeats, lu_budget, unpinned, check, summary, results):
     np, linear = gg.numpy, gg.linear
+    it = iterative_name()
     r = results[pieces]
     largest = r["largest_component"]
-    print(f"\nc. Linear solves: GMRES first (default, ITERATIVE_MIN_SIZE = "
+    print(f"\nc. Linear solves: {it} first (default, ITERATIVE_MIN_SIZE = "
           f"{linear.ITERATIVE_MIN_SIZE}) against sparse LU only, {pieces} pieces")
-    t_solve, solution, calls = capture_systems(r["graph"], largest)
+    t_solve, solution, calls, refused = capture_systems(r["graph"], largest)
     gap = float(np.abs(solution.values - r["solution"].values).max())
     check(gap < 1e-12, f"c: the recording solve differs from a's by {gap:.2g}")
     big = [c for c in calls if c["size"] >= linear.ITERATIVE_MIN_SIZE]
     linear_time = sum(c["seconds"] for c in calls)
     print(f"   the whole solve (condensation cached): {fmt_time(t_solve)}, of which "
           f"{fmt_time(linear_time)} in {len(calls)} linear solves; {len(big)} of them of "
-          f"{linear.ITERATIVE_MIN_SIZE:,} states or more (GMRES first), "
-          f"{fmt_time(sum(c['seconds'] for c in big))}; the largest "
-          f"{max((c['size'] for c in calls), default=0):,} states (one level's components "
-          "together)")
+          f"{linear.ITERATIVE_MIN_SIZE:,} states or more ({it} first), "
+          f"{fmt_time(sum(c['seconds'] for c in big))}, {len(refused)} of them left to LU "
+          f"({it} residual too large); the largest {max((c['size'] for c in calls), default=0):,} "
+          "states (one level's components together)")
     rounds = component_rounds(calls, largest)
     del calls
     if not rounds:
@@ -643,13 +676,15 @@ def bench_linear(pieces, repeats, lu_budget, unpinned, check, summary, results):
     m = rounds[0][4]
     print(f"   the largest cyclic component, {m:,} states, {len(rounds)} policy-iteration "
           f"rounds: each round's system cut out and solved both ways")
-    gmres = []
+    iterated = []
     for rows, cols, coefficients, b, size in rounds:
         t, x = common.best_of(lambda: linear.solve_sparse(rows, cols, coefficients, b, size,
                                                            exact=False), repeats)
-        gmres.append((t, x))
-    # LU only: the optimal policy's system (the last round) first, then back to round 1.
-    order = [len(rounds) - 1] + list(range(len(rounds) - 2, -1, -1))
+        iterated.append((t, x))
+    # LU only: the optimal policy's system (the last round) first, then round 1 (the
+    # policy greedy on 0.5 everywhere: fewer entries, far less fill-in), then the others.
+    last = len(rounds) - 1
+    order = [last] + ([0] if last > 0 else []) + list(range(last - 1, 0, -1))
     lu, worst, lu_started = {}, 0.0, time.perf_counter()
     saved = linear.ITERATIVE_MIN_SIZE
     linear.ITERATIVE_MIN_SIZE = sys.maxsize
@@ -664,53 +699,53 @@ def bench_linear(pieces, repeats, lu_budget, unpinned, check, summary, results):
                                                       exact=False))
             extra = rss_peak() - before if have_peak and before else None
             matrix = gg.sparse.csr_matrix((coefficients, (rows, cols)), shape=(size, size))
-            residuals = [float(np.abs(matrix @ y - b).max()) for y in (x, gmres[i][1])]
-            gap = float(np.abs(x - gmres[i][1]).max())
+            residuals = [float(np.abs(matrix @ y - b).max()) for y in (x, iterated[i][1])]
+            gap = float(np.abs(x - iterated[i][1]).max())
             worst = max(worst, gap)
             lu[i] = {"seconds": t, "rss": extra, "residuals": residuals, "gap": gap}
     finally:
         linear.ITERATIVE_MIN_SIZE = saved
-    print(f"   {'round':>7} {'nonzeros':>9} {'GMRES first':>12} {'LU only':>9} {'LU / GMRES':>11} "
-          f"{'LU extra RSS':>12} {'residual LU, GMRES':>19} {'|x_LU - x_GMRES|':>16}")
+    print(f"   {'round':>7} {'nonzeros':>9} {it + ' first':>14} {'LU only':>9} {'LU / ' + it:>14} "
+          f"{'LU extra RSS':>12} {'residual LU, ' + it:>22} {'|x_LU - x_' + it + '|':>19}")
     for i, (rows, _, _, _, _) in enumerate(rounds):
-        t_g = gmres[i][0]
+        t_g = iterated[i][0]
         if i in lu:
             f = lu[i]
             rss = fmt_bytes(f["rss"]) if f["rss"] is not None else "n/a"
-            print(f"   {i + 1:>7} {len(rows):>9,} {fmt_time(t_g):>12} {fmt_time(f['seconds']):>9} "
-                  f"{f['seconds'] / t_g:>11.0f} {rss:>12} "
-                  f"{f['residuals'][0]:>9.1e}, {f['residuals'][1]:.1e} {f['gap']:>16.1e}")
+            print(f"   {i + 1:>7} {len(rows):>9,} {fmt_time(t_g):>14} {fmt_time(f['seconds']):>9} "
+                  f"{f['seconds'] / t_g:>14.0f} {rss:>12} "
+                  f"{f['residuals'][0]:>12.1e}, {f['residuals'][1]:.1e} {f['gap']:>19.1e}")
         else:
-            print(f"   {i + 1:>7} {len(rows):>9,} {fmt_time(t_g):>12} {'(budget)':>9}")
-    ok = check(worst < 1e-10, f"c: LU and GMRES solutions differ by {worst:.2g}")
-    print(f"   LU and GMRES agree to {worst:.1e} < 1e-10: {ok}")
-    t_gmres = sum(t for t, _ in gmres)
+            print(f"   {i + 1:>7} {len(rows):>9,} {fmt_time(t_g):>14} {'(budget)':>9}")
+    ok = check(worst < 1e-10, f"c: LU and {it} solutions differ by {worst:.2g}")
+    print(f"   LU and {it} agree to {worst:.1e} < 1e-10: {ok}")
+    t_iter = sum(t for t, _ in iterated)
     t_lu = sum(f["seconds"] for f in lu.values())
-    last = len(rounds) - 1
     print(f"   the optimal policy's system (round {last + 1}): LU {fmt_time(lu[last]['seconds'])}, "
-          f"GMRES first {fmt_time(gmres[last][0])}: ratio GMRES / LU "
-          f"{gmres[last][0] / lu[last]['seconds']:.5f}")
-    summary.append((f"c  {m:,}-state component, final system", fmt_time(gmres[last][0]),
-                    fmt_time(lu[last]["seconds"]), f"{gmres[last][0] / lu[last]['seconds']:.5f}",
-                    "time GMRES/LU"))
+          f"{it} first {fmt_time(iterated[last][0])}: ratio {it} / LU "
+          f"{iterated[last][0] / lu[last]['seconds']:.5f}")
+    summary.append((f"c  {m:,}-state component, final system", fmt_time(iterated[last][0]),
+                    fmt_time(lu[last]["seconds"]), f"{iterated[last][0] / lu[last]['seconds']:.5f}",
+                    "time iter./LU"))
     if len(lu) < len(rounds):
-        mean = t_lu / len(lu)
+        later = [f["seconds"] for i, f in lu.items() if i > 0]
+        mean = sum(later) / len(later)
         projected = t_lu + (len(rounds) - len(lu)) * mean
-        print(f"   all {len(rounds)} rounds: GMRES first {fmt_time(t_gmres)}; LU measured "
+        print(f"   all {len(rounds)} rounds: {it} first {fmt_time(t_iter)}; LU measured "
               f"{fmt_time(t_lu)} for {len(lu)} rounds (the {lu_budget:.0f} s budget), "
-              f"PROJECTED {fmt_time(projected)} for all (the rest at the measured mean); "
-              f"ratio GMRES / LU ~{t_gmres / projected:.5f}")
+              f"PROJECTED {fmt_time(projected)} for all (the rest at the mean of the measured rounds after the first); "
+              f"ratio {it} / LU ~{t_iter / projected:.5f}")
     else:
         projected = t_lu
-        print(f"   all {len(rounds)} rounds: GMRES first {fmt_time(t_gmres)}, LU "
-              f"{fmt_time(t_lu)}: ratio GMRES / LU {t_gmres / t_lu:.5f}")
+        print(f"   all {len(rounds)} rounds: {it} first {fmt_time(t_iter)}, LU "
+              f"{fmt_time(t_lu)}: ratio {it} / LU {t_iter / t_lu:.5f}")
     print(f"   so an LU-only solve of {pieces} pieces takes at least "
-          f"{'~' if len(lu) < len(rounds) else ''}{fmt_time(t_solve - t_gmres + projected)} "
+          f"{'~' if len(lu) < len(rounds) else ''}{fmt_time(t_solve - t_iter + projected)} "
           f"(this component's LU rounds + the rest of the solve) against {fmt_time(t_solve)}")
-    summary.append((f"c  {m:,}-state component, {len(rounds)} rounds", fmt_time(t_gmres),
+    summary.append((f"c  {m:,}-state component, {len(rounds)} rounds", fmt_time(t_iter),
                     ("~" if len(lu) < len(rounds) else "") + fmt_time(projected),
-                    f"{t_gmres / projected:.5f}", "time GMRES/LU"))
-    results["linear"] = {"component": m, "rounds": len(rounds), "gmres": t_gmres,
+                    f"{t_iter / projected:.5f}", "time iter./LU"))
+    results["linear"] = {"component": m, "rounds": len(rounds), "iterative": t_iter,
                          "lu": projected, "lu_measured": len(lu)}
 
     if not unpinned:
@@ -882,10 +917,10 @@ def main(argv=None) -> int:
         pass
 
     return common.finish(
-        summary, legend="Summary. Ratios below 1 favour the first column (time gg/base: gamegraph "
-        "over the\nbaseline; time GMRES/LU: GMRES first over LU only; time load/solve: reading "
-        "the table over\nbuilding and solving; time unpinned/pinned: a child on all CPUs over "
-        "this pinned process).", widths=(40, 10, 11, 9, 22), check=check, started=started)
+        summary, legend="Summary. Ratios below 1 favour the first column. time gg/base: gamegraph "
+        "over the baseline;\ntime iter./LU: the iterative solver first over LU only; time "
+        "load/solve: reading the\ntable over building and solving; time unpinned/pinned: a child "
+        "on all CPUs over this\npinned process.", widths=(40, 10, 11, 9, 22), check=check, started=started)
 
 
 if __name__ == "__main__":
