@@ -1,4 +1,4 @@
-"""What both benchmark scripts share: timing, pinning, checks, formatting, the summary."""
+"""What the benchmark scripts share: timing, memory peaks, pinning, checks, formatting, the summary."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ import argparse
 import gc
 import math
 import os
+import resource
+import sys
 import time
+import tracemalloc
 
 GIB = 2**30
 
@@ -103,3 +106,21 @@ def finish(summary, *, legend: str, widths, check: Checks, started: float) -> in
     print(f"\ntotal {time.perf_counter() - started:.1f} s; checks: "
           + ("all ok" if not check.failed else "FAILED: " + "; ".join(check.failed)))
     return 1 if check.failed else 0
+
+
+def traced_peak(fn):
+    """(result, tracemalloc peak bytes during fn)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result = fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, peak
+
+
+def maxrss_bytes(who) -> int:
+    """ru_maxrss in bytes (Linux reports KiB, macOS bytes)."""
+    rss = resource.getrusage(who).ru_maxrss
+    return rss if sys.platform == "darwin" else rss * 1024

@@ -36,10 +36,9 @@ import resource
 import subprocess
 import sys
 import time
-import tracemalloc
 
 import _common as common
-from _common import GIB, Checks, best_of, fmt_bytes, fmt_time, met, timed
+from _common import GIB, maxrss_bytes, traced_peak, Checks, best_of, fmt_bytes, fmt_time, met, timed
 
 # The optimal decisions with 13 pegs in play (digit order: gamegraph.games.supersix).
 # Jehn's paper prints one more 0 in the last group, a misprint (tests/test_supersix.py).
@@ -134,24 +133,6 @@ def gamegraph_solve(exact: bool = False, **game):
 # ---------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------
-
-def traced_peak(fn):
-    """(result, tracemalloc peak bytes during fn)."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        result = fn()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return result, peak
-
-
-def maxrss_bytes(who) -> int:
-    """ru_maxrss in bytes (Linux reports KiB, macOS bytes)."""
-    rss = resource.getrusage(who).ru_maxrss
-    return rss if sys.platform == "darwin" else rss * 1024
-
 
 # ---------------------------------------------------------------------------------
 # Child process: one large float solve, its own RSS

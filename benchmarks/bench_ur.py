@@ -53,11 +53,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from collections import deque
 
 import _common as common
-from _common import GIB, Checks, fmt_bytes, fmt_time, met, timed
+from _common import GIB, maxrss_bytes, traced_peak, Checks, fmt_bytes, fmt_time, met, timed
 
 RULES = "finkel"
 # Start values measured earlier (idle machine); a regression guard, not a second method.
@@ -271,24 +270,6 @@ def shape(graph, condensation):
 # ---------------------------------------------------------------------------------
 # Memory helpers
 # ---------------------------------------------------------------------------------
-
-def traced_peak(fn):
-    """(result, tracemalloc peak bytes during fn)."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        result = fn()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return result, peak
-
-
-def maxrss_bytes(who) -> int:
-    """ru_maxrss in bytes (Linux reports KiB, macOS bytes)."""
-    rss = resource.getrusage(who).ru_maxrss
-    return rss if sys.platform == "darwin" else rss * 1024
-
 
 def _status(field):
     try:
