@@ -22,6 +22,7 @@ EXACT_MAX_PIECES = 1
 
 def add_commands(games, parser_class, formats) -> None:
     """Register the ur subcommands on the top-level ``games`` subparsers."""
+    from .cli import _seed as seed           # loaded: cli.build_parser calls this
     from .games.ur import MAX_PIECES, RULESETS
 
     game = games.add_parser("ur", help="the Royal Game of Ur (finkel, masters, blitz, aseb rules)")
@@ -117,7 +118,7 @@ def add_commands(games, parser_class, formats) -> None:
     tournament.add_argument("--games", type=_games, default=2000,
                             help="games per pairing, half with each agent moving first "
                                  "(default 2000)")
-    tournament.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    tournament.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     tournament.add_argument("--format", choices=formats, default="text")
     tournament.set_defaults(run=_tournament)
 
@@ -131,18 +132,6 @@ def _games(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of games") from None
     if not 1 <= value <= MAX_TOURNAMENT_GAMES:
         raise argparse.ArgumentTypeError(f"{text}: accepted 1 to {MAX_TOURNAMENT_GAMES:,} games")
-    return value
-
-
-def _seed(text: str) -> int:
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text}: accepted 0 or more")
     return value
 
 

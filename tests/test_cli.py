@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import pytest
 
+from cli_run import run
 from gamegraph.cli import MAX_GAMES, build_parser, main
 from dot_source import board, parse_dot
 
@@ -28,16 +29,6 @@ PUBLISHED = {"min": "1.3306", "max": "4.7706", "first": "1.3105", "last": "5.224
              "hilo": "7.9855", "hilo2": "7.9855", "optimal": "7.9987"}
 HILO_WIN = Fraction(660001525, 8264970432)
 OPTIMAL_WIN = Fraction(14103327415, 176319369216)
-
-
-def run(argv, capsys):
-    """Run the command in-process; return (exit status, stdout text, stderr text)."""
-    out = io.StringIO()
-    try:
-        status = main([str(a) for a in argv], out=out)
-    except SystemExit as stop:          # argparse errors
-        status = stop.code
-    return status, out.getvalue(), capsys.readouterr().err
 
 
 def listing(folder):

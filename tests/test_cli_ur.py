@@ -13,18 +13,10 @@ from fractions import Fraction
 import pytest
 
 from gamegraph import build, solve
+from cli_run import run
 from gamegraph.cli import main
 from gamegraph.games.ur import Ur
 from gamegraph.games.ur_table import load_table
-
-
-def run(argv, capsys):
-    out = io.StringIO()
-    try:
-        status = main([str(a) for a in argv], out=out)
-    except SystemExit as stop:          # argparse errors
-        status = stop.code
-    return status, out.getvalue(), capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")
