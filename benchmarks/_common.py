@@ -90,10 +90,13 @@ def header(game: str, quick: bool, pinned: str) -> None:
 
     import gamegraph
 
-    print(f"gamegraph {game} benchmarks, {datetime.date.today()}, "
-          f"{'quick' if quick else 'full'} mode")
-    print(f"python {platform.python_version()}, numpy {numpy.__version__}, "
-          f"scipy {scipy.__version__}, gamegraph {gamegraph.__version__}; {pinned}")
+    print(
+        f"gamegraph {game} benchmarks, {datetime.date.today()}, {'quick' if quick else 'full'} mode"
+    )
+    print(
+        f"python {platform.python_version()}, numpy {numpy.__version__}, "
+        f"scipy {scipy.__version__}, gamegraph {gamegraph.__version__}; {pinned}"
+    )
 
 
 def finish(summary, *, legend: str, widths, check: Checks, started: float) -> int:
@@ -103,8 +106,10 @@ def finish(summary, *, legend: str, widths, check: Checks, started: float) -> in
     print("   " + " ".join(h.ljust(w) for h, w in zip(header, widths)))
     for row in summary:
         print("   " + " ".join(c.ljust(w) for c, w in zip(row, widths)))
-    print(f"\ntotal {time.perf_counter() - started:.1f} s; checks: "
-          + ("all ok" if not check.failed else "FAILED: " + "; ".join(check.failed)))
+    print(
+        f"\ntotal {time.perf_counter() - started:.1f} s; checks: "
+        + ("all ok" if not check.failed else "FAILED: " + "; ".join(check.failed))
+    )
     return 1 if check.failed else 0
 
 

@@ -35,7 +35,7 @@ import tempfile
 import time
 import tracemalloc
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import _common as common
@@ -53,6 +53,7 @@ Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 # ---------------------------------------------------------------------------------
 # Baseline: plain Python written straight from the rules, no gamegraph involved.
 # ---------------------------------------------------------------------------------
+
 
 def offered(a: int, b: int) -> list[int]:
     """Cells a roll names, in the order die a, die b, sum; the sum only if it is a cell."""
@@ -82,15 +83,16 @@ def baseline_win(pick=None):
 
     Returns the Fraction and the memoised function (which holds the cache).
     """
-    @lru_cache(maxsize=None)
+
+    @cache
     def win(mask: int) -> Fraction:
         if mask == FULL:
             return Fraction(1)
         total = Fraction(0)
-        for cells in ROLLS:                      # the 36 ordered rolls
+        for cells in ROLLS:  # the 36 ordered rolls
             down = [c for c in cells if not mask >> (c - 1) & 1]
             if not down:
-                continue                         # no legal flip: this roll loses
+                continue  # no legal flip: this roll loses
             if pick is None:
                 total += max(win(mask | 1 << (c - 1)) for c in down)
             else:
@@ -144,8 +146,15 @@ def _import_gamegraph():
     from gamegraph.games.jackpot import AGENTS, Jackpot
     from gamegraph.simulate import simulate
 
-    gg = argparse.Namespace(Policy=Policy, build=build, evaluate=evaluate, solve=solve,
-                            AGENTS=AGENTS, Jackpot=Jackpot, simulate=simulate)
+    gg = argparse.Namespace(
+        Policy=Policy,
+        build=build,
+        evaluate=evaluate,
+        solve=solve,
+        AGENTS=AGENTS,
+        Jackpot=Jackpot,
+        simulate=simulate,
+    )
 
 
 def gamegraph_analysis():
@@ -153,23 +162,29 @@ def gamegraph_analysis():
     t0 = time.perf_counter()
     graph = gg.build(gg.Jackpot())
     t1 = time.perf_counter()
-    policies = {name: gg.Policy.from_agent(graph, agent, name=name)
-                for name, agent in gg.AGENTS.items()}
+    policies = {
+        name: gg.Policy.from_agent(graph, agent, name=name) for name, agent in gg.AGENTS.items()
+    }
     t2 = time.perf_counter()
-    values = {name: gg.evaluate(graph, policy, exact=True).start_value
-              for name, policy in policies.items()}
+    values = {
+        name: gg.evaluate(graph, policy, exact=True).start_value
+        for name, policy in policies.items()
+    }
     t3 = time.perf_counter()
     values["optimal"] = gg.solve(graph, exact=True).start_value
     t4 = time.perf_counter()
-    steps = {"build": t1 - t0, "6 x Policy.from_agent": t2 - t1,
-             "6 x evaluate(exact)": t3 - t2, "solve(exact)": t4 - t3}
+    steps = {
+        "build": t1 - t0,
+        "6 x Policy.from_agent": t2 - t1,
+        "6 x evaluate(exact)": t3 - t2,
+        "solve(exact)": t4 - t3,
+    }
     return values, steps
 
 
 # ---------------------------------------------------------------------------------
 # Timing helpers
 # ---------------------------------------------------------------------------------
-
 
 
 def best_of_pair(fn_a, fn_b, repeats: int):
@@ -203,10 +218,12 @@ def traced(fn):
 # The benchmarks
 # ---------------------------------------------------------------------------------
 
+
 def bench_analysis(repeats, check, summary):
     print("\na. Exact analysis of 7 policies (graph building included)")
     (t_gg, (values, steps)), (t_base, base) = best_of_pair(
-        gamegraph_analysis, baseline_analysis, repeats)
+        gamegraph_analysis, baseline_analysis, repeats
+    )
     same = all(type(values[n]) is Fraction and values[n] == base[n] for n in POLICIES)
     print(f"   {'policy':<8} {'win probability (exact)':>28} {'percent':>9}")
     for name in POLICIES:
@@ -214,24 +231,38 @@ def bench_analysis(repeats, check, summary):
         print(f"   {name:<8} {f'{v.numerator}/{v.denominator}':>28} {100 * float(v):>8.4f}%")
     print(f"   identical Fractions, gamegraph vs baseline: {check(same, 'a: values differ')}")
     print(f"   hilo = {HILO_EXACT}: {check(values['hilo'] == HILO_EXACT, 'a: hilo value')}")
-    print(f"   gamegraph, best of {repeats}: {fmt_time(t_gg)}  ("
-          + ", ".join(f"{k} {fmt_time(v)}" for k, v in steps.items()) + ")")
+    print(
+        f"   gamegraph, best of {repeats}: {fmt_time(t_gg)}  ("
+        + ", ".join(f"{k} {fmt_time(v)}" for k, v in steps.items())
+        + ")"
+    )
     print(f"   baseline (lru_cache Fraction recursion), best of {repeats}: {fmt_time(t_base)}")
     print(f"   ratio gamegraph / baseline time: {t_gg / t_base:.2f}")
     met = "met" if t_gg < 1.0 else "MISSED"
     print(f"   target: full analysis under 1 s: {met}")
-    summary.append(("a  exact analysis, 7 policies", fmt_time(t_gg), fmt_time(t_base),
-                    f"{t_gg / t_base:.2f}", "time gg/base"))
+    summary.append(
+        (
+            "a  exact analysis, 7 policies",
+            fmt_time(t_gg),
+            fmt_time(t_base),
+            f"{t_gg / t_base:.2f}",
+            "time gg/base",
+        )
+    )
 
 
 def bench_monte_carlo(games, base_games, repeats, seed, check, summary):
-    print(f"\nb. Monte Carlo, hilo: {games:,} games (gamegraph) vs {base_games:,} games "
-          f"(plain Python), seed {seed}")
+    print(
+        f"\nb. Monte Carlo, hilo: {games:,} games (gamegraph) vs {base_games:,} games "
+        f"(plain Python), seed {seed}"
+    )
     graph = gg.build(gg.Jackpot())
     policy = gg.Policy.from_agent(graph, gg.AGENTS["hilo"], name="hilo")
     (t_gg, result), (t_base, base_wins) = best_of_pair(
         lambda: gg.simulate(graph, policy, games=games, seed=seed),
-        lambda: baseline_simulate(base_games, seed), repeats)
+        lambda: baseline_simulate(base_games, seed),
+        repeats,
+    )
     rate_gg, rate_base = games / t_gg, base_games / t_base
     exact = float(HILO_EXACT)
     low, high = result.interval(0.95)
@@ -239,17 +270,30 @@ def bench_monte_carlo(games, base_games, repeats, seed, check, summary):
     ok_gg = check(low <= exact <= high, "b: gamegraph estimate misses exact hilo value")
     ok_base = check(blow <= exact <= bhigh, "b: baseline estimate misses exact hilo value")
     print(f"   exact hilo {100 * exact:.4f}%")
-    print(f"   gamegraph {100 * result.estimate:.4f}%  95% [{100 * low:.4f}, {100 * high:.4f}]  {ok_gg}")
-    print(f"   baseline  {100 * base_wins / base_games:.4f}%  95% [{100 * blow:.4f}, "
-          f"{100 * bhigh:.4f}]  {ok_base}")
-    print(f"   gamegraph {rate_gg:,.0f} games/s (best of {repeats}: {fmt_time(t_gg)}, "
-          f"{result.throws / games:.2f} throws/game)")
+    print(
+        f"   gamegraph {100 * result.estimate:.4f}%  95% [{100 * low:.4f}, {100 * high:.4f}]  {ok_gg}"
+    )
+    print(
+        f"   baseline  {100 * base_wins / base_games:.4f}%  95% [{100 * blow:.4f}, "
+        f"{100 * bhigh:.4f}]  {ok_base}"
+    )
+    print(
+        f"   gamegraph {rate_gg:,.0f} games/s (best of {repeats}: {fmt_time(t_gg)}, "
+        f"{result.throws / games:.2f} throws/game)"
+    )
     print(f"   baseline  {rate_base:,.0f} games/s (best of {repeats}: {fmt_time(t_base)})")
     print(f"   ratio gamegraph / baseline rate: {rate_gg / rate_base:.1f}")
     met = "met" if rate_gg >= 1e6 else "MISSED"
     print(f"   target: at least 1,000,000 games/s on one core: {met}")
-    summary.append(("b  Monte Carlo hilo (games/s)", f"{rate_gg / 1e6:.2f} M", f"{rate_base / 1e6:.3f} M",
-                    f"{rate_gg / rate_base:.1f}", "rate gg/base"))
+    summary.append(
+        (
+            "b  Monte Carlo hilo (games/s)",
+            f"{rate_gg / 1e6:.2f} M",
+            f"{rate_base / 1e6:.3f} M",
+            f"{rate_gg / rate_base:.1f}",
+            "rate gg/base",
+        )
+    )
 
 
 class Skip(Exception):
@@ -288,7 +332,16 @@ def bench_rendering(styles, repeats, summary):
                 times = {}
                 for ext in ("dot", "png"):
                     path = Path(tmp) / f"{style}.{ext}"
-                    argv = ["jackpot", "graph", "--agent", "hilo", "--style", style, "-o", str(path)]
+                    argv = [
+                        "jackpot",
+                        "graph",
+                        "--agent",
+                        "hilo",
+                        "--style",
+                        style,
+                        "-o",
+                        str(path),
+                    ]
                     best = math.inf
                     for _ in range(repeats):
                         path.unlink(missing_ok=True)
@@ -301,12 +354,23 @@ def bench_rendering(styles, repeats, summary):
             return
     for style, times in rows:
         (t_png, s_png), (t_dot, s_dot) = times["png"], times["dot"]
-        print(f"   {style:<7} PNG {fmt_time(t_png):>9} ({fmt_bytes(s_png)})   "
-              f"DOT {fmt_time(t_dot):>9} ({fmt_bytes(s_dot)})   ratio PNG / DOT {t_png / t_dot:.1f}")
-        summary.append((f"c  render {style}: PNG vs DOT", fmt_time(t_png), fmt_time(t_dot),
-                        f"{t_png / t_dot:.1f}", "time PNG/DOT"))
-    print("   (each command builds the graph and evaluates hilo before writing; "
-          "the DOT run is the same work without layout and rasterising)")
+        print(
+            f"   {style:<7} PNG {fmt_time(t_png):>9} ({fmt_bytes(s_png)})   "
+            f"DOT {fmt_time(t_dot):>9} ({fmt_bytes(s_dot)})   ratio PNG / DOT {t_png / t_dot:.1f}"
+        )
+        summary.append(
+            (
+                f"c  render {style}: PNG vs DOT",
+                fmt_time(t_png),
+                fmt_time(t_dot),
+                f"{t_png / t_dot:.1f}",
+                "time PNG/DOT",
+            )
+        )
+    print(
+        "   (each command builds the graph and evaluates hilo before writing; "
+        "the DOT run is the same work without layout and rasterising)"
+    )
 
 
 def bench_memory(summary):
@@ -324,23 +388,37 @@ def bench_memory(summary):
     _, _, peak_solve = traced(lambda: gg.solve(built, exact=True))
     (value, win), held_base, peak_base = traced(lambda: baseline_win(None))
     assert value == solution.start_value
-    print(f"   build + solve(exact):           peak {fmt_bytes(peak_gg):>9}, "
-          f"held after {fmt_bytes(held_gg):>9}  (build alone peak {fmt_bytes(peak_build)}, "
-          f"solve alone peak {fmt_bytes(peak_solve)})")
-    print(f"   baseline optimum (lru_cache):   peak {fmt_bytes(peak_base):>9}, "
-          f"held after {fmt_bytes(held_base):>9} ({win.cache_info().currsize} cached positions)")
+    print(
+        f"   build + solve(exact):           peak {fmt_bytes(peak_gg):>9}, "
+        f"held after {fmt_bytes(held_gg):>9}  (build alone peak {fmt_bytes(peak_build)}, "
+        f"solve alone peak {fmt_bytes(peak_solve)})"
+    )
+    print(
+        f"   baseline optimum (lru_cache):   peak {fmt_bytes(peak_base):>9}, "
+        f"held after {fmt_bytes(held_base):>9} ({win.cache_info().currsize} cached positions)"
+    )
     print(f"   ratio gamegraph / baseline peak: {peak_gg / peak_base:.1f}")
     per_option = graph.nbytes / graph.n_options
-    print(f"   StateGraph arrays: {graph.n_states} states, {graph.n_outcomes} outcomes, "
-          f"{graph.n_options} options, {graph.nbytes:,} bytes = {per_option:.1f} bytes/option")
-    summary.append(("d  peak memory, build + solve", fmt_bytes(peak_gg), fmt_bytes(peak_base),
-                    f"{peak_gg / peak_base:.1f}", "bytes gg/base"))
+    print(
+        f"   StateGraph arrays: {graph.n_states} states, {graph.n_outcomes} outcomes, "
+        f"{graph.n_options} options, {graph.nbytes:,} bytes = {per_option:.1f} bytes/option"
+    )
+    summary.append(
+        (
+            "d  peak memory, build + solve",
+            fmt_bytes(peak_gg),
+            fmt_bytes(peak_base),
+            f"{peak_gg / peak_base:.1f}",
+            "bytes gg/base",
+        )
+    )
     summary.append(("d  StateGraph bytes per option", f"{per_option:.1f} B", "", "", ""))
 
 
 def main(argv=None) -> int:
-    parser = common.parser(__doc__.split("\n\n")[0],
-                           "smoke run: one repeat, fewer games, layers style only")
+    parser = common.parser(
+        __doc__.split("\n\n")[0], "smoke run: one repeat, fewer games, layers style only"
+    )
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
 
@@ -364,9 +442,13 @@ def main(argv=None) -> int:
     bench_memory(summary)
 
     return common.finish(
-        summary, legend="Summary. Ratios: time gg/base and bytes gg/base below 1 favour gamegraph; "
+        summary,
+        legend="Summary. Ratios: time gg/base and bytes gg/base below 1 favour gamegraph; "
         "rate gg/base\nabove 1 favours gamegraph; time PNG/DOT is what layout and rasterising cost.",
-        widths=(32, 11, 11, 7, 13), check=check, started=started)
+        widths=(32, 11, 11, 7, 13),
+        check=check,
+        started=started,
+    )
 
 
 if __name__ == "__main__":

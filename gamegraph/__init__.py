@@ -6,17 +6,37 @@ which the ``renderers`` package draws.
 """
 
 from .build import build
-from .errors import (ConvergenceError, GameGraphError, InvalidArgumentError,
-                     InvalidRulesError, OutputError, RenderError, UnknownNameError)
+from .errors import (
+    ConvergenceError,
+    GameGraphError,
+    InvalidArgumentError,
+    InvalidRulesError,
+    OutputError,
+    RenderError,
+    UnknownNameError,
+)
 from .graph import StateGraph
 from .policy import MarkovChain, Policy
 from .rules import Option, Outcome, Rules
 from .solve import Solution, evaluate, solve
 
 __all__ = [
-    "build", "StateGraph", "Rules", "Option", "Outcome", "Policy", "MarkovChain",
-    "solve", "evaluate", "Solution",
-    "GameGraphError", "InvalidArgumentError", "UnknownNameError", "InvalidRulesError",
-    "ConvergenceError", "OutputError", "RenderError",
+    "build",
+    "StateGraph",
+    "Rules",
+    "Option",
+    "Outcome",
+    "Policy",
+    "MarkovChain",
+    "solve",
+    "evaluate",
+    "Solution",
+    "GameGraphError",
+    "InvalidArgumentError",
+    "UnknownNameError",
+    "InvalidRulesError",
+    "ConvergenceError",
+    "OutputError",
+    "RenderError",
 ]
 __version__ = "0.1.0"

@@ -23,13 +23,17 @@ class PolicyResult:
         return 100 * float(self.win)
 
     def as_dict(self) -> dict:
-        win = f"{self.win.numerator}/{self.win.denominator}" if isinstance(self.win, Fraction) \
+        win = (
+            f"{self.win.numerator}/{self.win.denominator}"
+            if isinstance(self.win, Fraction)
             else float(self.win)
+        )
         return {"win": win, "percent": self.percent}
 
 
-def compare_policies(graph: StateGraph, agents: dict, *, exact: bool = True,
-                     solution: Solution | None = None) -> list[PolicyResult]:
+def compare_policies(
+    graph: StateGraph, agents: dict, *, exact: bool = True, solution: Solution | None = None
+) -> list[PolicyResult]:
     """Evaluate every agent in ``agents`` and the optimal policy on ``graph``.
 
     Returns one :class:`PolicyResult` per agent, in the order given, then ``optimal``.

@@ -42,9 +42,9 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
     states = [start]
     queue = deque([start])
 
-    outcome_counts = []          # per state, in numbering order
+    outcome_counts = []  # per state, in numbering order
     weights: list[Fraction] = []
-    option_counts = []           # per outcome
+    option_counts = []  # per outcome
     targets, moves, passes = [], [], []
     terminal_values = {}
 
@@ -71,9 +71,12 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
         probabilities = [Fraction(outcome.probability) for outcome in outcomes]
         if any(p <= 0 for p in probabilities):
             raise InvalidRulesError(
-                f"an outcome of {rules.label(state)} has probability {min(probabilities)}")
+                f"an outcome of {rules.label(state)} has probability {min(probabilities)}"
+            )
         common = lcm(*(p.denominator for p in probabilities)) if probabilities else 1
-        total = Fraction(sum(p.numerator * (common // p.denominator) for p in probabilities), common)
+        total = Fraction(
+            sum(p.numerator * (common // p.denominator) for p in probabilities), common
+        )
         weights.extend(probabilities)
         for outcome in outcomes:
             option_counts.append(len(outcome.options))
@@ -83,14 +86,16 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
                 passes.append(option.passes)
         if total != 1:
             raise InvalidRulesError(
-                f"outcome probabilities of {rules.label(state)} sum to {total}, not 1")
+                f"outcome probabilities of {rules.label(state)} sum to {total}, not 1"
+            )
         outcome_counts.append(len(outcomes))
 
     denominator = lcm(*(w.denominator for w in weights)) if weights else 1
     if denominator >= 2**62:
         raise InvalidRulesError(
             f"{rules.name}: the probabilities' common denominator {denominator} does not fit "
-            "in 62 bits; use probabilities with smaller denominators")
+            "in 62 bits; use probabilities with smaller denominators"
+        )
     n = len(states)
     terminal = np.zeros(n, dtype=bool)
     terminal_value = np.zeros(n, dtype=np.float64)

@@ -38,7 +38,8 @@ def _games(text: str) -> int:
             value = None
         if value is None or not math.isfinite(value) or value != int(value):
             raise argparse.ArgumentTypeError(
-                f"{text!r} is not a whole number of games (1 to {MAX_GAMES:,})") from None
+                f"{text!r} is not a whole number of games (1 to {MAX_GAMES:,})"
+            ) from None
         value = int(value)
     if not 1 <= value <= MAX_GAMES:
         raise argparse.ArgumentTypeError(f"{text} games: accepted 1 to {MAX_GAMES:,}")
@@ -63,19 +64,25 @@ def build_parser() -> argparse.ArgumentParser:
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME", parser_class=_Parser)
 
     jackpot = games.add_parser("jackpot", help="the Jackpot dice game (one player, 9 cells)")
-    commands = jackpot.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                      parser_class=_Parser)
+    commands = jackpot.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
     agents = tuple(AGENTS) + ("optimal",)
 
     analyse = commands.add_parser(
-        "analyse", help="exact win probability of every agent and of the optimal policy")
+        "analyse", help="exact win probability of every agent and of the optimal policy"
+    )
     analyse.add_argument("--format", choices=FORMATS, default="text")
     analyse.set_defaults(run=_jackpot_analyse)
 
     simulate = commands.add_parser("simulate", help="seeded Monte Carlo games of one agent")
     simulate.add_argument("--agent", choices=agents, default="hilo")
-    simulate.add_argument("--games", type=_games, default=1_000_000,
-                          help=f"number of games, 1 to {MAX_GAMES:,} (default 1,000,000)")
+    simulate.add_argument(
+        "--games",
+        type=_games,
+        default=1_000_000,
+        help=f"number of games, 1 to {MAX_GAMES:,} (default 1,000,000)",
+    )
     simulate.add_argument("--seed", type=_seed, default=None, help="random seed (default: fresh)")
     simulate.add_argument("--format", choices=FORMATS, default="text")
     simulate.set_defaults(run=_jackpot_simulate)
@@ -84,16 +91,33 @@ def build_parser() -> argparse.ArgumentParser:
 
     graph = commands.add_parser("graph", help="draw an agent's game graph (DOT, PNG, SVG, PDF)")
     graph.add_argument("--agent", choices=agents, default="hilo")
-    graph.add_argument("--style", choices=STYLES, default="layers",
-                       help="layers: a box per layer; moves: edges labelled with the cell flipped")
-    graph.add_argument("-o", "--output", required=True,
-                       help=f"output file; the extension picks the format: {', '.join(EXTENSIONS)}")
-    graph.add_argument("--weights", choices=WEIGHTS, default=None,
-                       help="label edges with the chance the move is taken (count/36 or probability)")
-    graph.add_argument("--reach", action="store_true", help="show each position's reach probability")
-    graph.add_argument("--diff", action="store_true",
-                       help="mark in red the moves that give up win probability against the "
-                            "optimal policy, with the better move dashed green")
+    graph.add_argument(
+        "--style",
+        choices=STYLES,
+        default="layers",
+        help="layers: a box per layer; moves: edges labelled with the cell flipped",
+    )
+    graph.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help=f"output file; the extension picks the format: {', '.join(EXTENSIONS)}",
+    )
+    graph.add_argument(
+        "--weights",
+        choices=WEIGHTS,
+        default=None,
+        help="label edges with the chance the move is taken (count/36 or probability)",
+    )
+    graph.add_argument(
+        "--reach", action="store_true", help="show each position's reach probability"
+    )
+    graph.add_argument(
+        "--diff",
+        action="store_true",
+        help="mark in red the moves that give up win probability against the "
+        "optimal policy, with the better move dashed green",
+    )
     graph.set_defaults(run=_jackpot_graph)
 
     from .cli_supersix import add_commands as add_supersix
@@ -127,8 +151,11 @@ def _jackpot_analyse(args, out):
     graph, agents = _jackpot_setup()
     rows = compare_policies(graph, agents, exact=True)
     if args.format == "json":
-        payload = {"game": "jackpot", "states": graph.n_states,
-                   "agents": {row.name: row.as_dict() for row in rows}}
+        payload = {
+            "game": "jackpot",
+            "states": graph.n_states,
+            "agents": {row.name: row.as_dict() for row in rows},
+        }
         out.write(json.dumps(payload, indent=2) + "\n")
         return
     out.write(f"Jackpot, {graph.n_states} positions: exact win probability of each policy\n\n")
@@ -149,10 +176,18 @@ def _jackpot_simulate(args, out):
     exact = evaluate(graph, policy, exact=True).start_value
     low, high = result.interval()
     if args.format == "json":
-        payload = {"game": "jackpot", "agent": args.agent, "games": result.games,
-                   "seed": args.seed, "wins": result.wins, "estimate": result.estimate,
-                   "interval95": [low, high], "exact": f"{exact.numerator}/{exact.denominator}",
-                   "exact_percent": 100 * float(exact), "seconds": result.seconds}
+        payload = {
+            "game": "jackpot",
+            "agent": args.agent,
+            "games": result.games,
+            "seed": args.seed,
+            "wins": result.wins,
+            "estimate": result.estimate,
+            "interval95": [low, high],
+            "exact": f"{exact.numerator}/{exact.denominator}",
+            "exact_percent": 100 * float(exact),
+            "seconds": result.seconds,
+        }
         out.write(json.dumps(payload, indent=2) + "\n")
         return
     inside = "inside" if low <= exact <= high else "OUTSIDE"
@@ -161,7 +196,8 @@ def _jackpot_simulate(args, out):
         f"{100 * result.estimate:.4f} % (95 % interval {100 * low:.4f} .. {100 * high:.4f} %)\n"
         f"exact {100 * float(exact):.4f} % ({inside} the interval); "
         f"seed {args.seed}; {result.seconds:.2f} s, "
-        f"{result.games / max(result.seconds, 1e-9):,.0f} games/s\n")
+        f"{result.games / max(result.seconds, 1e-9):,.0f} games/s\n"
+    )
 
 
 def _progress_printer():
@@ -183,14 +219,21 @@ def _jackpot_graph(args, out):
 
     from .solve import evaluate, solve
 
-    check_output(args.output, EXTENSIONS)          # fail before any work
+    check_output(args.output, EXTENSIONS)  # fail before any work
     graph, agents = _jackpot_setup()
     solution = solve(graph, exact=True) if (args.diff or args.agent == "optimal") else None
     policy = _jackpot_policy(graph, agents, args.agent, solution)
     win = evaluate(graph, policy, exact=True).start_value
     title = f"Jackpot: {args.agent} ({100 * float(win):.4f} % wins)"
-    source = policy_dot(graph, policy, title=title, style=args.style, weights=args.weights,
-                        reach=args.reach, optimal=solution if args.diff else None)
+    source = policy_dot(
+        graph,
+        policy,
+        title=title,
+        style=args.style,
+        weights=args.weights,
+        reach=args.reach,
+        optimal=solution if args.diff else None,
+    )
     write(source, args.output)
     out.write(f"wrote {args.output}\n")
 

@@ -22,12 +22,13 @@ EXACT_MAX_PIECES = 1
 
 def add_commands(games, parser_class, formats) -> None:
     """Register the ur subcommands on the top-level ``games`` subparsers."""
-    from .cli import _seed as seed           # loaded: cli.build_parser calls this
+    from .cli import _seed as seed  # loaded: cli.build_parser calls this
     from .games.ur import MAX_PIECES, RULESETS
 
     game = games.add_parser("ur", help="the Royal Game of Ur (finkel, masters, blitz, aseb rules)")
-    commands = game.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                   parser_class=parser_class)
+    commands = game.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=parser_class
+    )
 
     def pieces(text):
         from .games.ur import check_pieces
@@ -36,52 +37,83 @@ def add_commands(games, parser_class, formats) -> None:
             return check_pieces(int(text))
         except (ValueError, InvalidArgumentError):
             import argparse
+
             raise argparse.ArgumentTypeError(
-                f"{text!r}: accepted whole numbers 1 to {MAX_PIECES}") from None
+                f"{text!r}: accepted whole numbers 1 to {MAX_PIECES}"
+            ) from None
 
     def rules_options(parser, required=True):
-        parser.add_argument("--rules", choices=RULESETS, default="finkel" if required else None,
-                            help="rule set (default finkel)" if required else
-                                 "rule set (with --solve: default finkel; with --table: the "
-                                 "table must be for it)")
-        parser.add_argument("--pieces", type=pieces, default=None,
-                            help="pieces per side, 1 to 7 (default: the rule set's own; "
-                                 "solve needs a small count)" if required else
-                                 "pieces per side (default: the table's)")
+        parser.add_argument(
+            "--rules",
+            choices=RULESETS,
+            default="finkel" if required else None,
+            help="rule set (default finkel)"
+            if required
+            else "rule set (with --solve: default finkel; with --table: the table must be for it)",
+        )
+        parser.add_argument(
+            "--pieces",
+            type=pieces,
+            default=None,
+            help="pieces per side, 1 to 7 (default: the rule set's own; solve needs a small count)"
+            if required
+            else "pieces per side (default: the table's)",
+        )
 
     count = commands.add_parser("count", help="how many positions the game has")
     rules_options(count)
     count.add_argument("--format", choices=formats, default="text")
     count.set_defaults(run=_count)
 
-    solve = commands.add_parser("solve", help="win probability of every position under optimal play")
+    solve = commands.add_parser(
+        "solve", help="win probability of every position under optimal play"
+    )
     rules_options(solve)
-    solve.add_argument("--exact", action="store_true",
-                       help=f"exact fractions (up to {EXACT_MAX_PIECES} piece)")
-    solve.add_argument("--save", metavar="FILE", default=None,
-                       help="write the solved table to FILE (query it with `ur value`, `ur moves`)")
+    solve.add_argument(
+        "--exact", action="store_true", help=f"exact fractions (up to {EXACT_MAX_PIECES} piece)"
+    )
+    solve.add_argument(
+        "--save",
+        metavar="FILE",
+        default=None,
+        help="write the solved table to FILE (query it with `ur value`, `ur moves`)",
+    )
     solve.add_argument("--format", choices=formats, default="text")
     solve.set_defaults(run=_solve)
 
-    for name, text in (("value", "win probability of a position for the side to move"),
-                       ("moves", "every move after a throw, with the win probability it leaves")):
+    for name, text in (
+        ("value", "win probability of a position for the side to move"),
+        ("moves", "every move after a throw, with the win probability it leaves"),
+    ):
         query = commands.add_parser(name, help=text)
-        query.add_argument("position", help="the mover's squares '/' the opponent's, each side "
-                                            "with an optional '+borne off', e.g. '4,13+2/6+1'")
+        query.add_argument(
+            "position",
+            help="the mover's squares '/' the opponent's, each side "
+            "with an optional '+borne off', e.g. '4,13+2/6+1'",
+        )
         source = query.add_mutually_exclusive_group(required=True)
         source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
-        source.add_argument("--solve", action="store_true", help="solve the rules first (small piece counts)")
+        source.add_argument(
+            "--solve", action="store_true", help="solve the rules first (small piece counts)"
+        )
         rules_options(query, required=False)
         if name == "moves":
             query.add_argument("--throw", type=int, required=True, help="the throw to move")
         query.add_argument("--format", choices=formats, default="text")
         query.set_defaults(run=_value if name == "value" else _moves)
 
-    board = commands.add_parser("board", help="draw a position, with a throw's moves and the "
-                                              "win probability each leaves (.png, .svg, .pdf)")
+    board = commands.add_parser(
+        "board",
+        help="draw a position, with a throw's moves and the "
+        "win probability each leaves (.png, .svg, .pdf)",
+    )
     board.add_argument("position", help="as for `ur value`, e.g. '6,8,12/9,10,11'")
-    board.add_argument("--throw", type=int, default=None,
-                       help="annotate this throw's moves (needs --table or --solve)")
+    board.add_argument(
+        "--throw",
+        type=int,
+        default=None,
+        help="annotate this throw's moves (needs --table or --solve)",
+    )
     source = board.add_mutually_exclusive_group()
     source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
     source.add_argument("--solve", action="store_true", help="solve the rules first")
@@ -89,14 +121,21 @@ def add_commands(games, parser_class, formats) -> None:
     board.add_argument("-o", "--output", required=True, help="the picture (.png, .svg or .pdf)")
     board.set_defaults(run=_board)
 
-    graph = commands.add_parser("graph", help="the one-piece game's whole graph with each "
-                                              "position's win probability (.dot, .gv, .png, .svg, .pdf)")
-    graph.add_argument("--rules", choices=RULESETS, default="finkel", help="rule set (default finkel)")
+    graph = commands.add_parser(
+        "graph",
+        help="the one-piece game's whole graph with each "
+        "position's win probability (.dot, .gv, .png, .svg, .pdf)",
+    )
+    graph.add_argument(
+        "--rules", choices=RULESETS, default="finkel", help="rule set (default finkel)"
+    )
     graph.add_argument("-o", "--output", required=True, help="the diagram")
     graph.set_defaults(run=_graph)
 
-    heatmap = commands.add_parser("heatmap", help="win probability by pieces borne off "
-                                                  "(.png, .svg, .pdf, or an interactive .html)")
+    heatmap = commands.add_parser(
+        "heatmap",
+        help="win probability by pieces borne off (.png, .svg, .pdf, or an interactive .html)",
+    )
     source = heatmap.add_mutually_exclusive_group(required=True)
     source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
     source.add_argument("--solve", action="store_true", help="solve the rules first")
@@ -105,19 +144,30 @@ def add_commands(games, parser_class, formats) -> None:
     heatmap.set_defaults(run=_heatmap)
 
     tournament = commands.add_parser(
-        "tournament", help="agents play each other (seeded Monte Carlo): win rates with 95 %% "
-                           "intervals, and each agent's win probability lost per move")
+        "tournament",
+        help="agents play each other (seeded Monte Carlo): win rates with 95 %% "
+        "intervals, and each agent's win probability lost per move",
+    )
     rules_options(tournament, required=False)
-    tournament.add_argument("--table", metavar="FILE", default=None,
-                            help="a solved table to measure the moves against (default: solve "
-                                 "the rules first)")
-    tournament.add_argument("--agents", default=",".join(DEFAULT_AGENTS),
-                            help="comma-separated agents: random, first, last, greedy, gain, "
-                                 "expectimax-D (search depth D), optimal "
-                                 f"(default {','.join(DEFAULT_AGENTS)})")
-    tournament.add_argument("--games", type=_games, default=2000,
-                            help="games per pairing, half with each agent moving first "
-                                 "(default 2000)")
+    tournament.add_argument(
+        "--table",
+        metavar="FILE",
+        default=None,
+        help="a solved table to measure the moves against (default: solve the rules first)",
+    )
+    tournament.add_argument(
+        "--agents",
+        default=",".join(DEFAULT_AGENTS),
+        help="comma-separated agents: random, first, last, greedy, gain, "
+        "expectimax-D (search depth D), optimal "
+        f"(default {','.join(DEFAULT_AGENTS)})",
+    )
+    tournament.add_argument(
+        "--games",
+        type=_games,
+        default=2000,
+        help="games per pairing, half with each agent moving first (default 2000)",
+    )
     tournament.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     tournament.add_argument("--format", choices=formats, default="text")
     tournament.set_defaults(run=_tournament)
@@ -152,7 +202,8 @@ def _check_memory(ruleset):
         raise InvalidArgumentError(
             f"{ruleset.name} with {ruleset.pieces} pieces has {positions:,} positions; solving "
             f"needs about {need / 2**30:,.0f} GiB, more than the {MEMORY_LIMIT / 2**30:.0f} GiB "
-            f"allowed (3/4 of this machine's memory); try fewer --pieces")
+            f"allowed (3/4 of this machine's memory); try fewer --pieces"
+        )
 
 
 def _say(text):
@@ -169,13 +220,26 @@ def _count(args, out):
     total = count_positions(private, shared, ruleset.pieces)
     live = count_nonterminal(private, shared, ruleset.pieces)
     if args.format == "json":
-        out.write(json.dumps({"game": "ur", "rules": ruleset.name, "pieces": ruleset.pieces,
-                              "positions": total, "nonterminal": live,
-                              "private_tiles": private, "shared_tiles": shared}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "game": "ur",
+                    "rules": ruleset.name,
+                    "pieces": ruleset.pieces,
+                    "positions": total,
+                    "nonterminal": live,
+                    "private_tiles": private,
+                    "shared_tiles": shared,
+                }
+            )
+            + "\n"
+        )
         return
     out.write(f"{total}\n")
-    _say(f"{ruleset.name}, {ruleset.pieces} pieces: {total:,} positions "
-         f"({live:,} with neither side finished; {private} private and {shared} shared tiles)\n")
+    _say(
+        f"{ruleset.name}, {ruleset.pieces} pieces: {total:,} positions "
+        f"({live:,} with neither side finished; {private} private and {shared} shared tiles)\n"
+    )
 
 
 def _solve_graph(ruleset, exact=False):
@@ -185,7 +249,8 @@ def _solve_graph(ruleset, exact=False):
     if exact and ruleset.pieces > EXACT_MAX_PIECES:
         raise InvalidArgumentError(
             f"--exact is offered up to {EXACT_MAX_PIECES} piece: with {ruleset.pieces} the "
-            f"fractions run to thousands of digits; drop --exact for floats to 1e-13")
+            f"fractions run to thousands of digits; drop --exact for floats to 1e-13"
+        )
     _check_memory(ruleset)
     _say(f"building {ruleset.name} with {ruleset.pieces} pieces ...\n")
     graph = Ur(ruleset).build_graph()
@@ -210,21 +275,37 @@ def _solve(args, out):
     started = time.perf_counter()
     graph, solution = _solve_graph(ruleset, exact=args.exact)
     seconds = time.perf_counter() - started
-    states = graph.n_states - 1                  # WIN is the one terminal state
+    states = graph.n_states - 1  # WIN is the one terminal state
     start = solution.start_value
     if args.save is not None:
         table_from_solution(solution).save(args.save)
     if args.format == "json":
-        out.write(json.dumps({
-            "game": "ur", "rules": ruleset.name, "pieces": ruleset.pieces, "states": states,
-            "start": _fraction_text(start, args.exact), "exact": args.exact,
-            "residual": solution.residual, "seconds": seconds,
-            "table": args.save}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "game": "ur",
+                    "rules": ruleset.name,
+                    "pieces": ruleset.pieces,
+                    "states": states,
+                    "start": _fraction_text(start, args.exact),
+                    "exact": args.exact,
+                    "residual": solution.residual,
+                    "seconds": seconds,
+                    "table": args.save,
+                }
+            )
+            + "\n"
+        )
         return
-    shown = f"{start.numerator}/{start.denominator} = {float(start):.12f}" if args.exact \
+    shown = (
+        f"{start.numerator}/{start.denominator} = {float(start):.12f}"
+        if args.exact
         else f"{float(start):.12f}"
-    out.write(f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
-              f"{states:,} positions solved in {seconds:.2f} s (residual {solution.residual:.1e})\n")
+    )
+    out.write(
+        f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
+        f"{states:,} positions solved in {seconds:.2f} s (residual {solution.residual:.1e})\n"
+    )
     out.write(f"the side that moves first wins with probability {shown}\n")
     if args.save is not None:
         out.write(f"wrote {args.save}\n")
@@ -238,8 +319,10 @@ def _table(args):
         held = table.ruleset
         if (args.rules not in (None, held.name)) or (args.pieces not in (None, held.pieces)):
             wanted = f"{args.rules or held.name} with {args.pieces or held.pieces} piece(s)"
-            raise InvalidArgumentError(f"{args.table} holds a table for {held.name} with "
-                                       f"{held.pieces} piece(s), not {wanted}")
+            raise InvalidArgumentError(
+                f"{args.table} holds a table for {held.name} with "
+                f"{held.pieces} piece(s), not {wanted}"
+            )
         return table
     args.rules = args.rules or "finkel"
     _, solution = _solve_graph(_ruleset(args))
@@ -250,11 +333,20 @@ def _value(args, out):
     from .games.ur import parse_position
 
     table = _table(args)
-    state = parse_position(args.position, table.ruleset)   # checked before any answer
+    state = parse_position(args.position, table.ruleset)  # checked before any answer
     value = table.value(state)
     if args.format == "json":
-        out.write(json.dumps({"rules": table.ruleset.name, "pieces": table.ruleset.pieces,
-                              "position": str(state), "value": value}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "rules": table.ruleset.name,
+                    "pieces": table.ruleset.pieces,
+                    "position": str(state),
+                    "value": value,
+                }
+            )
+            + "\n"
+        )
         return
     out.write(f"{value:.12f}\n")
 
@@ -270,28 +362,55 @@ def _moves(args, out):
     listed = []
     for move, value in rows:
         if move is None:
-            listed.append({"move": "pass", "board": format_position(state),
-                           "value": value, "best": True})
+            listed.append(
+                {"move": "pass", "board": format_position(state), "value": value, "best": True}
+            )
             continue
         source, target, captures = move
         after, passes = play(state, move, ruleset)
         if passes:
-            after = after.flipped()            # show the board from the mover's side
-        what = ("enter" if source == 0 else f"{source}") + "->" + \
-            ("off" if target > ruleset.length else f"{target}")
-        listed.append({"move": what, "captures": captures, "again": not passes,
-                       "board": format_position(after), "value": value, "best": value == best})
+            after = after.flipped()  # show the board from the mover's side
+        what = (
+            ("enter" if source == 0 else f"{source}")
+            + "->"
+            + ("off" if target > ruleset.length else f"{target}")
+        )
+        listed.append(
+            {
+                "move": what,
+                "captures": captures,
+                "again": not passes,
+                "board": format_position(after),
+                "value": value,
+                "best": value == best,
+            }
+        )
     if args.format == "json":
-        out.write(json.dumps({"rules": ruleset.name, "pieces": ruleset.pieces,
-                              "position": str(state), "throw": args.throw,
-                              "moves": listed}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "rules": ruleset.name,
+                    "pieces": ruleset.pieces,
+                    "position": str(state),
+                    "throw": args.throw,
+                    "moves": listed,
+                }
+            )
+            + "\n"
+        )
         return
     for row in listed:
-        notes = [n for n, on in (("captures", row.get("captures")), ("throws again", row.get("again")))
-                 if on]
+        notes = [
+            n
+            for n, on in (("captures", row.get("captures")), ("throws again", row.get("again")))
+            if on
+        ]
         mark = "*" if row["best"] else " "
-        out.write(f"{mark} {row['move']:<10} {row['value']:.6f}  -> {row['board']}"
-                  + (f"  ({', '.join(notes)})" if notes else "") + "\n")
+        out.write(
+            f"{mark} {row['move']:<10} {row['value']:.6f}  -> {row['board']}"
+            + (f"  ({', '.join(notes)})" if notes else "")
+            + "\n"
+        )
 
 
 def _tournament(args, out):
@@ -309,11 +428,12 @@ def _tournament(args, out):
     else:
         args.rules = args.rules or "finkel"
         ruleset = _ruleset(args)
-        for name in names:                 # refuse unknown names before solving
+        for name in names:  # refuse unknown names before solving
             if name != "optimal":
                 make_agent(name, ruleset=ruleset, seed=args.seed)
         graph, solution = _solve_graph(ruleset)
         from .games.ur_table import table_from_solution
+
         table = table_from_solution(solution)
         agents = [make_agent(name, ruleset=ruleset, table=table, seed=args.seed) for name in names]
 
@@ -323,24 +443,49 @@ def _tournament(args, out):
             _say("\n")
 
     started = time.perf_counter()
-    rows = round_robin(graph, agents, games=args.games, seed=args.seed, table=table,
-                       progress=progress)
+    rows = round_robin(
+        graph, agents, games=args.games, seed=args.seed, table=table, progress=progress
+    )
     seconds = time.perf_counter() - started
     totals = sorted(agent_rows(rows), key=lambda row: -row["win_rate"])
     if args.format == "json":
-        out.write(json.dumps({"rules": ruleset.name, "pieces": ruleset.pieces,
-                              "games_per_pairing": args.games, "seed": args.seed,
-                              "seconds": seconds, "pairings": rows, "agents": totals}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "rules": ruleset.name,
+                    "pieces": ruleset.pieces,
+                    "games_per_pairing": args.games,
+                    "seed": args.seed,
+                    "seconds": seconds,
+                    "pairings": rows,
+                    "agents": totals,
+                }
+            )
+            + "\n"
+        )
         return
-    out.write(f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
-              f"{len(rows)} pairings of {args.games:,} games, seed {args.seed}, {seconds:.1f} s\n\n")
-    out.write("each agent over all its games (loss: win probability given up per move, "
-              "against the solved values)\n")
-    out.write(format_rows(totals, ["agent", "games", "win_rate", "mean_loss", "nonoptimal"]) + "\n\n")
+    out.write(
+        f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
+        f"{len(rows)} pairings of {args.games:,} games, seed {args.seed}, {seconds:.1f} s\n\n"
+    )
+    out.write(
+        "each agent over all its games (loss: win probability given up per move, "
+        "against the solved values)\n"
+    )
+    out.write(
+        format_rows(totals, ["agent", "games", "win_rate", "mean_loss", "nonoptimal"]) + "\n\n"
+    )
     out.write("pairings: A's win rate with its 95 % interval\n")
-    shown = [{"A": row["a"], "B": row["b"], "A wins": row["a_rate"],
-              "interval": f"[{row['low']:.4f}, {row['high']:.4f}]",
-              "first mover wins": row["first_rate"]} for row in rows]
+    shown = [
+        {
+            "A": row["a"],
+            "B": row["b"],
+            "A wins": row["a_rate"],
+            "interval": f"[{row['low']:.4f}, {row['high']:.4f}]",
+            "first mover wins": row["first_rate"],
+        }
+        for row in rows
+    ]
     out.write(format_rows(shown) + "\n")
 
 
@@ -350,7 +495,7 @@ def _board(args, out):
 
     from .games.ur import parse_position
 
-    check_output(args.output, EXTENSIONS)               # fail before any work
+    check_output(args.output, EXTENSIONS)  # fail before any work
     if args.throw is not None and args.table is None and not args.solve:
         raise InvalidArgumentError("--throw needs values: give --table FILE or --solve")
     if args.table is None and not args.solve:
@@ -360,15 +505,17 @@ def _board(args, out):
         draw_board(ruleset, state, args.output)
         out.write(f"wrote {args.output}\n")
         return
-    if args.table is None:                              # check the position before solving
+    if args.table is None:  # check the position before solving
         args.rules = args.rules or "finkel"
         parse_position(args.position, _ruleset(args))
     table = _table(args)
     state = parse_position(args.position, table.ruleset)
     values = table.move_values(state, args.throw) if args.throw is not None else None
-    title = (f"Ur ({table.ruleset.name}, {table.ruleset.pieces} pieces): {state}, "
-             f"win probability {table.value(state):.4f}"
-             + (f", throw {args.throw}" if args.throw is not None else ""))
+    title = (
+        f"Ur ({table.ruleset.name}, {table.ruleset.pieces} pieces): {state}, "
+        f"win probability {table.value(state):.4f}"
+        + (f", throw {args.throw}" if args.throw is not None else "")
+    )
     draw_board(table.ruleset, state, args.output, throw=args.throw, move_values=values, title=title)
     out.write(f"wrote {args.output}\n")
 
@@ -382,8 +529,10 @@ def _graph(args, out):
     from .games.ur import rule_set
 
     graph, solution = _solve_graph(rule_set(args.rules, 1))
-    title = (f"Ur ({args.rules}), one piece each: {graph.n_states - 1} positions; "
-             f"the first player wins {float(solution.start_value):.4f}")
+    title = (
+        f"Ur ({args.rules}), one piece each: {graph.n_states - 1} positions; "
+        f"the first player wins {float(solution.start_value):.4f}"
+    )
     draw_graph(solution, args.output, title=title)
     out.write(f"wrote {args.output}\n")
 

@@ -48,8 +48,10 @@ class PolicyComparison:
         option = self.policy.chosen_option(graph)[bad]
         source = graph.outcome_state[bad]
         keys = set(zip(source.tolist(), graph.option_target[option].tolist()))
-        return np.array([(int(s), int(t)) in keys
-                         for s, t in zip(chain.edge_source, chain.edge_target)], dtype=bool)
+        return np.array(
+            [(int(s), int(t)) in keys for s, t in zip(chain.edge_source, chain.edge_target)],
+            dtype=bool,
+        )
 
     def better_moves(self) -> list[tuple[int, int, int]]:
         """(state, optimal target, move) for every outcome where the policy gives up value."""
@@ -58,8 +60,13 @@ class PolicyComparison:
         result = set()
         for k in np.flatnonzero(self.suboptimal):
             j = best[k]
-            result.add((int(graph.outcome_state[k]), int(graph.option_target[j]),
-                        int(graph.option_move[j])))
+            result.add(
+                (
+                    int(graph.outcome_state[k]),
+                    int(graph.option_target[j]),
+                    int(graph.option_move[j]),
+                )
+            )
         return sorted(result)
 
 
@@ -89,5 +96,4 @@ def compare(solution: Solution, policy: Policy) -> PolicyComparison:
     if solution.exact:
         loss[:] = Fraction(0)
     loss[alive] = q[mine[alive]] - q[theirs[alive]]
-    return PolicyComparison(solution=solution, policy=policy, loss=loss,
-                            differs=mine != theirs)
+    return PolicyComparison(solution=solution, policy=policy, loss=loss, differs=mine != theirs)

@@ -38,8 +38,7 @@ from typing import NamedTuple
 
 from .errors import InvalidArgumentError, UnknownNameError
 
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-          "ten")
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 def _word(n: int) -> str:
@@ -81,22 +80,27 @@ class Dice:
         if not pairs or not all(isinstance(p, (int, Fraction)) for _, p in pairs):
             raise InvalidArgumentError(
                 f"the distribution of dice {self.name!r} must be (throw, probability) pairs "
-                f"with exact probabilities (int or Fraction), got {self.distribution!r}")
+                f"with exact probabilities (int or Fraction), got {self.distribution!r}"
+            )
         pairs = tuple((throw, Fraction(p)) for throw, p in pairs)
         throws = [throw for throw, _ in pairs]
         if not pairs or not all(_is_int(t) and t >= 0 for t in throws):
             raise InvalidArgumentError(
-                f"the throws of dice {self.name!r} must be non-negative integers, got {throws!r}")
+                f"the throws of dice {self.name!r} must be non-negative integers, got {throws!r}"
+            )
         if throws != sorted(set(throws)):
             raise InvalidArgumentError(
-                f"the throws of dice {self.name!r} must be distinct and increasing, got {throws!r}")
+                f"the throws of dice {self.name!r} must be distinct and increasing, got {throws!r}"
+            )
         if any(p <= 0 for _, p in pairs):
             raise InvalidArgumentError(
-                f"every throw of dice {self.name!r} needs a positive probability")
+                f"every throw of dice {self.name!r} needs a positive probability"
+            )
         total = sum(p for _, p in pairs)
         if total != 1:
             raise InvalidArgumentError(
-                f"the probabilities of dice {self.name!r} must sum to 1, got {total}")
+                f"the probabilities of dice {self.name!r} must sum to 1, got {total}"
+            )
         object.__setattr__(self, "distribution", pairs)
 
     @property
@@ -119,7 +123,8 @@ class Dice:
                 return p
         raise InvalidArgumentError(
             f"dice {self.name!r} cannot throw {throw!r}; its throws are "
-            f"{', '.join(map(str, self.throws))}")
+            f"{', '.join(map(str, self.throws))}"
+        )
 
 
 def binary_dice(n: int, zero_counts_as: int | None = None) -> Dice:
@@ -143,15 +148,17 @@ def binary_dice(n: int, zero_counts_as: int | None = None) -> Dice:
     ((1, Fraction(1, 2)), (2, Fraction(1, 2)))
     """
     if not _is_int(n) or not 1 <= n <= 20:
-        raise InvalidArgumentError(f"n (the number of binary dice) must be an integer from 1 "
-                                   f"to 20, got {n!r}")
+        raise InvalidArgumentError(
+            f"n (the number of binary dice) must be an integer from 1 to 20, got {n!r}"
+        )
     if zero_counts_as is not None and not (_is_int(zero_counts_as) and zero_counts_as >= 1):
-        raise InvalidArgumentError(f"zero_counts_as must be a positive integer or None, "
-                                   f"got {zero_counts_as!r}")
+        raise InvalidArgumentError(
+            f"zero_counts_as must be a positive integer or None, got {zero_counts_as!r}"
+        )
     weights = defaultdict(Fraction)
     for k in range(n + 1):
         throw = zero_counts_as if k == 0 and zero_counts_as is not None else k
-        weights[throw] += Fraction(comb(n, k), 2 ** n)
+        weights[throw] += Fraction(comb(n, k), 2**n)
     name = f"{_word(n)}-binary"
     if zero_counts_as is not None:
         name += f"-zero-{_word(zero_counts_as)}"
@@ -189,13 +196,16 @@ def _throws_of(sequence) -> tuple[int, ...]:
         if not all(ch in "0123456789" for ch in sequence):
             raise InvalidArgumentError(
                 f"a sequence written as a string must be digits only (one digit per throw), "
-                f"got {sequence!r}")
+                f"got {sequence!r}"
+            )
         return tuple(int(ch) for ch in sequence)
     try:
         throws = tuple(sequence)
     except TypeError:
-        raise InvalidArgumentError(f"a sequence must be a string of digits or an iterable of "
-                                   f"integer throws, got {sequence!r}") from None
+        raise InvalidArgumentError(
+            f"a sequence must be a string of digits or an iterable of "
+            f"integer throws, got {sequence!r}"
+        ) from None
     if not all(_is_int(t) for t in throws):
         raise InvalidArgumentError(f"the throws of a sequence must be integers, got {throws!r}")
     return throws
@@ -230,8 +240,9 @@ def sequence_probability(sequence, dice: Dice = FOUR_BINARY) -> Fraction:
         try:
             result *= dice.probability(throw)
         except InvalidArgumentError as exc:
-            raise InvalidArgumentError(f"throw {position} of the sequence {sequence!r}: "
-                                       f"{exc}") from None
+            raise InvalidArgumentError(
+                f"throw {position} of the sequence {sequence!r}: {exc}"
+            ) from None
     return result
 
 
@@ -252,8 +263,9 @@ class SequenceGroup(NamedTuple):
         return self.probability * 100
 
 
-def sequence_table(max_length: int = 3, dice: Dice = FOUR_BINARY, *,
-                   min_length: int = 2) -> tuple[SequenceGroup, ...]:
+def sequence_table(
+    max_length: int = 3, dice: Dice = FOUR_BINARY, *, min_length: int = 2
+) -> tuple[SequenceGroup, ...]:
     """Every multiset of throws of ``min_length`` to ``max_length`` throws, grouped by
     probability.
 
@@ -276,11 +288,15 @@ def sequence_table(max_length: int = 3, dice: Dice = FOUR_BINARY, *,
     if not isinstance(dice, Dice):
         raise InvalidArgumentError(f"dice must be a Dice (for example FOUR_BINARY), got {dice!r}")
     if not (_is_int(min_length) and _is_int(max_length) and 1 <= min_length <= max_length <= 8):
-        raise InvalidArgumentError(f"the lengths must be integers with 1 <= min_length <= "
-                                   f"max_length <= 8, got {min_length!r} and {max_length!r}")
+        raise InvalidArgumentError(
+            f"the lengths must be integers with 1 <= min_length <= "
+            f"max_length <= 8, got {min_length!r} and {max_length!r}"
+        )
     if max(dice.throws) > 9:
-        raise InvalidArgumentError(f"sequences are written one digit per throw, so the dice "
-                                   f"must throw 0 to 9 only; {dice.name!r} throws {max(dice.throws)}")
+        raise InvalidArgumentError(
+            f"sequences are written one digit per throw, so the dice "
+            f"must throw 0 to 9 only; {dice.name!r} throws {max(dice.throws)}"
+        )
     groups = defaultdict(list)
     for length in range(min_length, max_length + 1):
         for throws in combinations_with_replacement(dice.throws, length):
@@ -330,10 +346,10 @@ seven 4s, with the percentages the text prints for them."""
 class PrintedCheck(NamedTuple):
     """A printed percentage next to the exact one."""
 
-    what: str           # the printed row, e.g. "P(02) = P(24)"
-    printed: str        # the percentage as printed
-    exact: Fraction     # the exact percentage
-    correct: bool       # the exact value rounds to the printed digits
+    what: str  # the printed row, e.g. "P(02) = P(24)"
+    printed: str  # the percentage as printed
+    exact: Fraction  # the exact percentage
+    correct: bool  # the exact value rounds to the printed digits
 
 
 def printed_matches(printed: str, exact: Fraction) -> bool:
@@ -347,10 +363,11 @@ def printed_matches(printed: str, exact: Fraction) -> bool:
     try:
         value = Fraction(printed)
     except (TypeError, ValueError):
-        raise InvalidArgumentError(f"a printed number must be a decimal such as '2.4', "
-                                   f"got {printed!r}") from None
+        raise InvalidArgumentError(
+            f"a printed number must be a decimal such as '2.4', got {printed!r}"
+        ) from None
     decimals = len(printed.partition(".")[2])
-    return abs(value - Fraction(exact)) <= Fraction(1, 2 * 10 ** decimals)
+    return abs(value - Fraction(exact)) <= Fraction(1, 2 * 10**decimals)
 
 
 def _check(rows, dice: Dice) -> tuple[PrintedCheck, ...]:
@@ -358,8 +375,9 @@ def _check(rows, dice: Dice) -> tuple[PrintedCheck, ...]:
     for row in rows:
         exact = {sequence_probability(s, dice) * 100 for s in row.sequences}
         if len(exact) != 1:
-            raise InvalidArgumentError(f"the sequences of a row must share one probability; "
-                                       f"{row.sequences} do not")
+            raise InvalidArgumentError(
+                f"the sequences of a row must share one probability; {row.sequences} do not"
+            )
         value = exact.pop()
         what = " = ".join(f"P({s})" for s in row.sequences)
         out.append(PrintedCheck(what, row.percent, value, printed_matches(row.percent, value)))
@@ -396,13 +414,13 @@ def _decimal(value: Fraction, digits: int) -> str:
     if value == 0:
         return "0"
     shift = 0
-    while value * 10 ** shift < 10 ** (digits - 1):
+    while value * 10**shift < 10 ** (digits - 1):
         shift += 1
-    while value * 10 ** shift >= 10 ** digits:
+    while value * 10**shift >= 10**digits:
         shift -= 1
-    scaled = round(value * 10 ** shift)
+    scaled = round(value * 10**shift)
     if shift <= 0:
-        return str(scaled * 10 ** -shift)
+        return str(scaled * 10**-shift)
     text = str(scaled).rjust(shift + 1, "0")
     return f"{text[:-shift]}.{text[-shift:]}".rstrip("0").rstrip(".")
 
@@ -413,9 +431,13 @@ def format_table_2(dice: Dice = FOUR_BINARY) -> str:
     >>> print(format_table_2().splitlines()[7])
     | P(112) = P(123) = P(233) | 2.4 | 3/128 | 2.34375 | **no** |
     """
-    lines = ["| sequences | printed % | exact probability | exact % | print right? |",
-             "|---|---:|---:|---:|:---:|"]
+    lines = [
+        "| sequences | printed % | exact probability | exact % | print right? |",
+        "|---|---:|---:|---:|:---:|",
+    ]
     for row in check_table_2(dice) + check_text_sequences(dice):
-        lines.append(f"| {row.what} | {row.printed} | {row.exact / 100} | "
-                     f"{_decimal(row.exact, 6)} | {'yes' if row.correct else '**no**'} |")
+        lines.append(
+            f"| {row.what} | {row.printed} | {row.exact / 100} | "
+            f"{_decimal(row.exact, 6)} | {'yes' if row.correct else '**no**'} |"
+        )
     return "\n".join(lines)

@@ -20,9 +20,7 @@ class UnknownNameError(InvalidArgumentError):
         self.kind = kind
         self.name = name
         self.accepted = tuple(accepted)
-        super().__init__(
-            f"unknown {kind} {name!r}; accepted: {', '.join(map(str, self.accepted))}"
-        )
+        super().__init__(f"unknown {kind} {name!r}; accepted: {', '.join(map(str, self.accepted))}")
 
 
 class InvalidRulesError(GameGraphError):

@@ -77,8 +77,16 @@ class StateGraph:
     @property
     def nbytes(self) -> int:
         """Bytes held by the numeric arrays (the Python state objects are not counted)."""
-        arrays = (self.outcome_ptr, self.outcome_weight, self.option_ptr, self.option_target,
-                  self.option_move, self.option_passes, self.terminal, self.terminal_value)
+        arrays = (
+            self.outcome_ptr,
+            self.outcome_weight,
+            self.option_ptr,
+            self.option_target,
+            self.option_move,
+            self.option_passes,
+            self.terminal,
+            self.terminal_value,
+        )
         return sum(a.nbytes for a in arrays)
 
     # ---- derived arrays (computed once) -------------------------------------
@@ -113,7 +121,7 @@ class StateGraph:
     def state_number(self, state) -> int:
         """The number of a state value; raises InvalidArgumentError if it is not in the graph."""
         try:
-            if hasattr(self.states, "index_of"):       # a vectorised game's lazy state table
+            if hasattr(self.states, "index_of"):  # a vectorised game's lazy state table
                 return self.states.index_of(state)
             return self.index[state]
         except (KeyError, TypeError):
@@ -160,5 +168,7 @@ class StateGraph:
         return to_networkx(self)
 
     def __repr__(self) -> str:
-        return (f"StateGraph({self.rules.name!r}: {self.n_states} states, "
-                f"{self.n_outcomes} outcomes, {self.n_options} options)")
+        return (
+            f"StateGraph({self.rules.name!r}: {self.n_states} states, "
+            f"{self.n_outcomes} outcomes, {self.n_options} options)"
+        )

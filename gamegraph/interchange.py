@@ -43,7 +43,8 @@ def to_networkx(graph_or_chain) -> nx.DiGraph:
         return _chain_to_networkx(graph_or_chain)
     if not isinstance(graph_or_chain, StateGraph):
         raise InvalidArgumentError(
-            f"to_networkx takes a StateGraph or MarkovChain, not {type(graph_or_chain).__name__}")
+            f"to_networkx takes a StateGraph or MarkovChain, not {type(graph_or_chain).__name__}"
+        )
     graph = graph_or_chain
     g = _nodes(graph)
     offered = defaultdict(Fraction)
@@ -61,16 +62,20 @@ def to_networkx(graph_or_chain) -> nx.DiGraph:
                 offered[s, t] += graph.probability(k)
     states = graph.states
     for (s, t), p in offered.items():
-        g.add_edge(states[s], states[t], probability=p, moves=sorted(moves[s, t]),
-                   passes=passes[s, t])
+        g.add_edge(
+            states[s], states[t], probability=p, moves=sorted(moves[s, t]), passes=passes[s, t]
+        )
     return g
 
 
 def _nodes(graph: StateGraph) -> nx.DiGraph:
     g = nx.DiGraph(name=graph.rules.name)
     for i in range(graph.n_states):
-        attributes = {"label": graph.label(i), "layer": graph.layer(i),
-                      "terminal": bool(graph.terminal[i])}
+        attributes = {
+            "label": graph.label(i),
+            "layer": graph.layer(i),
+            "terminal": bool(graph.terminal[i]),
+        }
         if graph.terminal[i]:
             attributes["value"] = graph.terminal_exact[i]
         g.add_node(graph.states[i], **attributes)
@@ -85,9 +90,13 @@ def _chain_to_networkx(chain: MarkovChain) -> nx.DiGraph:
     for i in range(graph.n_states):
         g.nodes[states[i]]["stuck"] = Fraction(int(chain.stuck_weight[i]), graph.denominator)
     for e in range(chain.n_edges):
-        g.add_edge(states[chain.edge_source[e]], states[chain.edge_target[e]],
-                   probability=chain.edge_fraction(e), move=int(chain.edge_move[e]),
-                   passes=bool(chain.edge_passes[e]))
+        g.add_edge(
+            states[chain.edge_source[e]],
+            states[chain.edge_target[e]],
+            probability=chain.edge_fraction(e),
+            move=int(chain.edge_move[e]),
+            passes=bool(chain.edge_passes[e]),
+        )
     g.graph["policy"] = chain.policy.name
     return g
 
@@ -118,9 +127,11 @@ class NetworkxRules(Rules):
             p = _exact(data["probability"], (node, target))
             if probability.setdefault(key, p) != p:
                 raise InvalidArgumentError(
-                    f"edges of outcome {key!r} at {node!r} disagree on its probability")
-            groups[key].append(Option(target, int(data.get("move", -1)),
-                                      bool(data.get("passes", False))))
+                    f"edges of outcome {key!r} at {node!r} disagree on its probability"
+                )
+            groups[key].append(
+                Option(target, int(data.get("move", -1)), bool(data.get("passes", False)))
+            )
         result = [Outcome(probability[key], tuple(options)) for key, options in groups.items()]
         rest = 1 - sum(probability.values())
         if rest < 0:

@@ -20,9 +20,9 @@ import scipy.sparse.linalg
 
 from .errors import ConvergenceError
 
-try:                      # optional: exact rational matrices, much faster than Fractions
+try:  # optional: exact rational matrices, much faster than Fractions
     import flint as _flint
-except ImportError:       # pragma: no cover - depends on the installation
+except ImportError:  # pragma: no cover - depends on the installation
     _flint = None
 
 #: Largest system handed to FLINT (it holds the matrix densely).
@@ -48,25 +48,31 @@ def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
             return _solve_flint(rows, cols, coefficients, b, size)
         return _solve_rational(rows, cols, coefficients, b, size)
     matrix = scipy.sparse.csc_matrix(
-        (np.asarray(coefficients, dtype=np.float64), (rows, cols)), shape=(size, size))
+        (np.asarray(coefficients, dtype=np.float64), (rows, cols)), shape=(size, size)
+    )
     b = np.asarray(b, dtype=np.float64)
     if size >= ITERATIVE_MIN_SIZE:
         x = _solve_iterative(matrix.tocsr(), b)
         if x is not None:
             return x
-    with warnings.catch_warnings():      # a singular matrix is reported below, as an error
+    with warnings.catch_warnings():  # a singular matrix is reported below, as an error
         warnings.simplefilter("ignore", scipy.sparse.linalg.MatrixRankWarning)
         x = np.atleast_1d(scipy.sparse.linalg.spsolve(matrix, b))
     if not np.all(np.isfinite(x)):
         raise ConvergenceError(
-            "singular system: under this policy some states never reach the end of the game")
+            "singular system: under this policy some states never reach the end of the game"
+        )
     return x
 
 
 def _solve_iterative(matrix, b):
     """BiCGSTAB's solution when it converges with a residual below ITERATIVE_RESIDUAL, else None."""
     x, info = scipy.sparse.linalg.bicgstab(matrix, b, rtol=1e-16, maxiter=1000)
-    if info != 0 or not np.all(np.isfinite(x)) or np.max(np.abs(matrix @ x - b)) > ITERATIVE_RESIDUAL:
+    if (
+        info != 0
+        or not np.all(np.isfinite(x))
+        or np.max(np.abs(matrix @ x - b)) > ITERATIVE_RESIDUAL
+    ):
         return None
     return x
 
@@ -85,7 +91,8 @@ def _solve_flint(rows, cols, coefficients, b, size):
         x = matrix.solve(rhs)
     except ZeroDivisionError:
         raise ConvergenceError(
-            "singular system: under this policy some states never reach the end of the game") from None
+            "singular system: under this policy some states never reach the end of the game"
+        ) from None
     out = np.empty(size, dtype=object)
     out[:] = [Fraction(int(x[i, 0].p), int(x[i, 0].q)) for i in range(size)]
     return out
@@ -102,7 +109,8 @@ def _solve_rational(rows, cols, coefficients, b, size):
         pivot = next((r for r in range(col, size) if matrix[r].get(col, 0) != 0), None)
         if pivot is None:
             raise ConvergenceError(
-                "singular system: under this policy some states never reach the end of the game")
+                "singular system: under this policy some states never reach the end of the game"
+            )
         if pivot != col:
             matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
             rhs[col], rhs[pivot] = rhs[pivot], rhs[col]

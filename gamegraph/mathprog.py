@@ -194,7 +194,8 @@ class LPRelaxation:
     @property
     def error_by_state(self) -> np.ndarray:
         """Per state, the largest relative error over its outcomes (0 for states without
-        a choice)."""
+        a choice).
+        """
         out = np.zeros(self.graph.n_states)
         np.maximum.at(out, self.graph.outcome_state[self.outcomes], self.relative_error)
         return out
@@ -221,7 +222,8 @@ def option_values(graph: StateGraph, values) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     if values.shape != (graph.n_states,):
         raise InvalidArgumentError(
-            f"values must hold one number per state ({graph.n_states}), got shape {values.shape}")
+            f"values must hold one number per state ({graph.n_states}), got shape {values.shape}"
+        )
     v = np.where(graph.terminal, graph.terminal_value, values)[graph.option_target]
     return np.where(graph.option_passes, 1.0 - v, v)
 
@@ -242,8 +244,9 @@ def _bellman_residual(graph: StateGraph, values: np.ndarray) -> float:
     if not live.any():
         return 0.0
     best, _ = _best_options(graph, option_values(graph, values))
-    backed = np.bincount(graph.outcome_state, weights=graph.outcome_probability * best,
-                         minlength=graph.n_states)
+    backed = np.bincount(
+        graph.outcome_state, weights=graph.outcome_probability * best, minlength=graph.n_states
+    )
     return float(np.max(np.abs(backed[live] - values[live])))
 
 
@@ -280,7 +283,7 @@ class _Program:
         # q_j = a_j + s_j * v[target_j] for every option of the block; s_j = 0 when the
         # target is a constant.
         options = expand_ranges(graph.option_ptr[outcomes], graph.option_ptr[outcomes + 1])
-        option_local = np.repeat(np.arange(len(outcomes)), counts)   # outcome, block-local
+        option_local = np.repeat(np.arange(len(outcomes)), counts)  # outcome, block-local
         target = graph.option_target[options]
         v_col = column[target]
         constant = v_col < 0
@@ -291,7 +294,7 @@ class _Program:
         p = graph.outcome_probability[outcomes]
 
         # Bellman equalities: v_s - sum_k p_k w_k = sum over single-option outcomes of p_k a_j.
-        first = np.cumsum(counts) - counts                   # block-local first option
+        first = np.cumsum(counts) - counts  # block-local first option
         single = np.flatnonzero(counts == 1)
         single_option = first[single]
         single_var = ~constant[single_option]
@@ -300,9 +303,11 @@ class _Program:
         data = [np.ones(n_v), -p[is_multi], -(p[single] * s[single_option])[single_var]]
         self.eq = scipy.sparse.csr_array(
             (np.concatenate(data), (np.concatenate(rows), np.concatenate(cols))),
-            shape=(n_v, n_v + n_m))                   # duplicates (self-loops) are summed
-        self.eq_rhs = np.bincount(owner_row[single], weights=p[single] * a[single_option],
-                                  minlength=n_v)
+            shape=(n_v, n_v + n_m),
+        )  # duplicates (self-loops) are summed
+        self.eq_rhs = np.bincount(
+            owner_row[single], weights=p[single] * a[single_option], minlength=n_v
+        )
 
         # Options of the multi-option outcomes: m_k - s_j v_t >= a_j.
         j = np.flatnonzero(is_multi[option_local])
@@ -319,8 +324,9 @@ class _Program:
 
     def ge(self, n_columns: int):
         """The matrix of ``m_k - s_j v_t`` rows, padded to ``n_columns`` variables."""
-        return scipy.sparse.csr_array((self.ge_data, (self.ge_rows, self.ge_cols)),
-                                      shape=(self.n_r, n_columns))
+        return scipy.sparse.csr_array(
+            (self.ge_data, (self.ge_rows, self.ge_cols)), shape=(self.n_r, n_columns)
+        )
 
 
 def _check_graph(graph):
@@ -330,7 +336,8 @@ def _check_graph(graph):
     if len(u) and (u.min() < 0 or u.max() > 1):
         raise InvalidArgumentError(
             "terminal values must be probabilities in [0, 1] (the programs bound every "
-            f"value to [0, 1]); this graph has values from {u.min():g} to {u.max():g}")
+            f"value to [0, 1]); this graph has values from {u.min():g} to {u.max():g}"
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -339,8 +346,9 @@ def _check_graph(graph):
 SPLITS = ("levels", "none")
 
 
-def milp(graph: StateGraph, *, split: str = "levels",
-         time_limit: float | None = None) -> MilpResult:
+def milp(
+    graph: StateGraph, *, split: str = "levels", time_limit: float | None = None
+) -> MilpResult:
     """Solve the game as a mixed-integer linear program (one binary per choosable option).
 
     See the module docstring for the formulation. The objective is zero: the constraints
@@ -383,10 +391,12 @@ def milp(graph: StateGraph, *, split: str = "levels",
     Fraction(35, 41)
     """
     _check_graph(graph)
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, Real)
-                                   or not time_limit > 0):
-        raise InvalidArgumentError(f"time_limit must be a positive number of seconds or None, "
-                                   f"got {time_limit!r}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not time_limit > 0
+    ):
+        raise InvalidArgumentError(
+            f"time_limit must be a positive number of seconds or None, got {time_limit!r}"
+        )
     if split not in SPLITS:
         raise UnknownNameError("split", split, SPLITS)
     started = time.perf_counter()
@@ -397,7 +407,7 @@ def milp(graph: StateGraph, *, split: str = "levels",
         blocks = [np.flatnonzero(live)]
     else:
         blocks = [level[live[level]] for level in graph.condensation.levels]
-    sizes = np.zeros(3, dtype=np.int64)          # variables, binaries, constraints
+    sizes = np.zeros(3, dtype=np.int64)  # variables, binaries, constraints
     programs, message = 0, "nothing to solve"
     for states in blocks:
         if not len(states):
@@ -407,19 +417,32 @@ def milp(graph: StateGraph, *, split: str = "levels",
         if time_limit is not None:
             left = time_limit - (time.perf_counter() - started)
             if left <= 0:
-                raise ConvergenceError(f"the MILP of {graph.rules.name} ran out of its "
-                                       f"{time_limit:g} s before its last blocks")
+                raise ConvergenceError(
+                    f"the MILP of {graph.rules.name} ran out of its "
+                    f"{time_limit:g} s before its last blocks"
+                )
         x, message = _solve_block(graph, program, left)
-        values[states] = x[:program.n_v]
-        choice[program.multi] = _picks(graph, program, x[program.n_v + program.n_m:])
-        sizes += (program.n_v + program.n_m + program.n_r, program.n_r,
-                  program.n_v + program.n_m + 2 * program.n_r)
+        values[states] = x[: program.n_v]
+        choice[program.multi] = _picks(graph, program, x[program.n_v + program.n_m :])
+        sizes += (
+            program.n_v + program.n_m + program.n_r,
+            program.n_r,
+            program.n_v + program.n_m + 2 * program.n_r,
+        )
         programs += 1
     return MilpResult(
-        graph=graph, values=values, policy=Policy(choice=choice, name="milp"),
-        residual=_bellman_residual(graph, values), status=0, message=message, programs=programs,
-        seconds=time.perf_counter() - started, n_variables=int(sizes[0]),
-        n_binaries=int(sizes[1]), n_constraints=int(sizes[2]))
+        graph=graph,
+        values=values,
+        policy=Policy(choice=choice, name="milp"),
+        residual=_bellman_residual(graph, values),
+        status=0,
+        message=message,
+        programs=programs,
+        seconds=time.perf_counter() - started,
+        n_variables=int(sizes[0]),
+        n_binaries=int(sizes[1]),
+        n_constraints=int(sizes[2]),
+    )
 
 
 def _solve_block(graph, program, time_limit):
@@ -431,8 +454,9 @@ def _solve_block(graph, program, time_limit):
     ge = program.ge(n)
     # m_k - s_j v_t + r_kj <= a_j + 1
     le = ge + scipy.sparse.csr_array((np.ones(n_r), (np.arange(n_r), r_columns)), shape=(n_r, n))
-    pick = scipy.sparse.csr_array((np.ones(n_r), (program.r_outcome_row, r_columns)),
-                                  shape=(n_m, n))
+    pick = scipy.sparse.csr_array(
+        (np.ones(n_r), (program.r_outcome_row, r_columns)), shape=(n_m, n)
+    )
     constraints = [
         scipy.optimize.LinearConstraint(eq, program.eq_rhs, program.eq_rhs),
         scipy.optimize.LinearConstraint(ge, program.ge_rhs, np.inf),
@@ -442,13 +466,18 @@ def _solve_block(graph, program, time_limit):
     integrality = np.zeros(n, dtype=np.uint8)
     integrality[r_columns] = 1
     options = {} if time_limit is None else {"time_limit": float(time_limit)}
-    res = scipy.optimize.milp(np.zeros(n), integrality=integrality,
-                              bounds=scipy.optimize.Bounds(0.0, 1.0),
-                              constraints=constraints, options=options)
+    res = scipy.optimize.milp(
+        np.zeros(n),
+        integrality=integrality,
+        bounds=scipy.optimize.Bounds(0.0, 1.0),
+        constraints=constraints,
+        options=options,
+    )
     if res.status != 0 or res.x is None:
         raise ConvergenceError(
             f"HiGHS found no solution of the MILP for {n_v} states of {graph.rules.name} "
-            f"(status {res.status}): {res.message}")
+            f"(status {res.status}): {res.message}"
+        )
     return res.x, str(res.message)
 
 
@@ -509,11 +538,19 @@ def lp_relaxation(graph: StateGraph) -> LPRelaxation:
     else:
         cost = np.concatenate([np.zeros(n_v), np.ones(n_m)])
         res = scipy.optimize.linprog(
-            cost, A_ub=-program.ge(n), b_ub=-program.ge_rhs,
-            A_eq=program.eq, b_eq=program.eq_rhs, bounds=(0.0, 1.0), method="highs")
+            cost,
+            A_ub=-program.ge(n),
+            b_ub=-program.ge_rhs,
+            A_eq=program.eq,
+            b_eq=program.eq_rhs,
+            bounds=(0.0, 1.0),
+            method="highs",
+        )
         if res.status != 0 or res.x is None:
-            raise ConvergenceError(f"HiGHS LP did not solve the {graph.rules.name} graph "
-                                   f"(status {res.status}): {res.message}")
+            raise ConvergenceError(
+                f"HiGHS LP did not solve the {graph.rules.name} graph "
+                f"(status {res.status}): {res.message}"
+            )
         x, objective, status, message = res.x, float(res.fun), res.status, res.message
     values[program.states] = x[:n_v]
     best, _ = _best_options(graph, option_values(graph, values))
@@ -523,6 +560,15 @@ def lp_relaxation(graph: StateGraph) -> LPRelaxation:
     safe = np.where(best > 0, best, 1.0)
     relative = np.where(best > 0, error / safe, error)
     return LPRelaxation(
-        graph=graph, values=values, outcomes=program.multi, m=m, best=best, error=error,
-        relative_error=relative, objective=objective, status=int(status), message=str(message),
-        seconds=time.perf_counter() - started)
+        graph=graph,
+        values=values,
+        outcomes=program.multi,
+        m=m,
+        best=best,
+        error=error,
+        relative_error=relative,
+        objective=objective,
+        status=int(status),
+        message=str(message),
+        seconds=time.perf_counter() - started,
+    )

@@ -50,7 +50,7 @@ class Policy:
     name: str = "policy"
 
     @classmethod
-    def from_agent(cls, graph: StateGraph, agent, name: str | None = None) -> "Policy":
+    def from_agent(cls, graph: StateGraph, agent, name: str | None = None) -> Policy:
         """Ask ``agent(state, options)`` for its pick at every outcome of ``graph``.
 
         ``options`` is a tuple of :class:`~gamegraph.rules.Option` in the order the rules
@@ -59,11 +59,15 @@ class Policy:
         picks = []
         for i, k, state, options in _offers(graph):
             picked = agent(state, options)
-            if (isinstance(picked, bool) or not isinstance(picked, (int, np.integer))
-                    or not 0 <= picked < len(options)):
+            if (
+                isinstance(picked, bool)
+                or not isinstance(picked, (int, np.integer))
+                or not 0 <= picked < len(options)
+            ):
                 raise InvalidArgumentError(
                     f"agent {name or agent!r} picked option {picked!r} of {len(options)} "
-                    f"at {graph.label(i)}")
+                    f"at {graph.label(i)}"
+                )
             picks.append(picked)
         choice = np.full(graph.n_outcomes, -1, dtype=np.int32)
         choice[_offered_outcomes(graph)] = picks
@@ -75,24 +79,27 @@ class Policy:
         if len(self.choice) != graph.n_outcomes:
             raise InvalidArgumentError(
                 f"policy {self.name!r} has {len(self.choice)} choices; "
-                f"the graph has {graph.n_outcomes} outcomes")
+                f"the graph has {graph.n_outcomes} outcomes"
+            )
         bad = (self.choice >= counts) | ((self.choice < 0) & (counts > 0))
         if bad.any():
             raise InvalidArgumentError(
-                f"policy {self.name!r} picks no valid option at {int(bad.sum())} outcomes")
+                f"policy {self.name!r} picks no valid option at {int(bad.sum())} outcomes"
+            )
 
     def chosen_option(self, graph: StateGraph) -> np.ndarray:
         """Global option number taken at every outcome (-1 where none)."""
         return np.where(self.choice >= 0, graph.option_ptr[:-1] + self.choice, -1)
 
-    def chain(self, graph: StateGraph) -> "MarkovChain":
+    def chain(self, graph: StateGraph) -> MarkovChain:
         """The Markov chain this policy makes of ``graph``."""
         return MarkovChain.from_policy(graph, self)
 
 
 def _offers(graph: StateGraph) -> list:
     """(state number, outcome, state, options) for every outcome with options, made once
-    per graph and kept on it, so that comparing many agents builds them only once."""
+    per graph and kept on it, so that comparing many agents builds them only once.
+    """
     cached = graph.__dict__.get("_offers")
     if cached is None:
         states = graph.states
@@ -103,8 +110,10 @@ def _offers(graph: StateGraph) -> list:
         owner = graph.outcome_state.tolist()
         cached = []
         for k in _offered_outcomes(graph).tolist():
-            options = tuple(Option(targets[j], moves[j], passes[j])
-                            for j in range(option_ptr[k], option_ptr[k + 1]))
+            options = tuple(
+                Option(targets[j], moves[j], passes[j])
+                for j in range(option_ptr[k], option_ptr[k + 1])
+            )
             cached.append((owner[k], k, states[owner[k]], options))
         graph.__dict__["_offers"] = cached
     return cached
@@ -152,7 +161,7 @@ class MarkovChain:
         return Fraction(int(self.edge_weight[e]), self.denominator)
 
     @classmethod
-    def from_policy(cls, graph: StateGraph, policy: Policy) -> "MarkovChain":
+    def from_policy(cls, graph: StateGraph, policy: Policy) -> MarkovChain:
         policy.check(graph)
         n = graph.n_states
         option = policy.chosen_option(graph)
@@ -165,8 +174,9 @@ class MarkovChain:
         unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
         merged = np.bincount(inverse, weights=weight).astype(np.int64)
         edge_source = unique // (2 * n)
-        stuck = np.bincount(graph.outcome_state[~alive], weights=graph.outcome_weight[~alive],
-                            minlength=n).astype(np.int64)
+        stuck = np.bincount(
+            graph.outcome_state[~alive], weights=graph.outcome_weight[~alive], minlength=n
+        ).astype(np.int64)
         return cls(
             graph=graph,
             policy=policy,

@@ -107,10 +107,12 @@ def propagate(graph: StateGraph, policy: Policy, *, exact: bool = False) -> Prop
     reach[:] = zero
     reach[graph.start] = Fraction(1) if exact else 1.0
     if exact:
-        prob = np.array([Fraction(int(w), graph.denominator) for w in chain.edge_weight],
-                        dtype=object)
-        stuck_p = np.array([Fraction(int(w), graph.denominator) for w in chain.stuck_weight],
-                           dtype=object)
+        prob = np.array(
+            [Fraction(int(w), graph.denominator) for w in chain.edge_weight], dtype=object
+        )
+        stuck_p = np.array(
+            [Fraction(int(w), graph.denominator) for w in chain.stuck_weight], dtype=object
+        )
     else:
         prob = chain.edge_probability
         stuck_p = chain.stuck_weight / graph.denominator
@@ -161,7 +163,13 @@ def _settle_cycles(chain, states, reach, prob, flip, position, exact):
         cols.append(side * m + position[src])
         coefficients.append(-prob[edges])
     inflow = np.concatenate([reach[states], reach[n + states]])
-    x = solve_sparse(np.concatenate(rows), np.concatenate(cols), np.concatenate(coefficients),
-                     inflow, 2 * m, exact=exact)
+    x = solve_sparse(
+        np.concatenate(rows),
+        np.concatenate(cols),
+        np.concatenate(coefficients),
+        inflow,
+        2 * m,
+        exact=exact,
+    )
     reach[states], reach[n + states] = x[:m], x[m:]
     position[states] = -1

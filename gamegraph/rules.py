@@ -13,8 +13,9 @@ the player to move wins. An option that passes the turn is worth ``1 - v(target)
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from typing import Hashable, NamedTuple, Sequence
+from typing import NamedTuple
 
 
 class Option(NamedTuple):

@@ -68,9 +68,16 @@ def _normal_quantile(q: float) -> float:
     return NormalDist().inv_cdf(q)
 
 
-def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None = None,
-             max_throws: int = 100_000, batch: int = 1_000_000,
-             progress=None) -> SimulationResult:
+def simulate(
+    graph: StateGraph,
+    policy: Policy,
+    *,
+    games: int,
+    seed: int | None = None,
+    max_throws: int = 100_000,
+    batch: int = 1_000_000,
+    progress=None,
+) -> SimulationResult:
     """Play ``games`` games under ``policy`` and count the first player's wins.
 
     Games are played ``batch`` at a time; ``progress(done, total)`` is called after each
@@ -86,8 +93,14 @@ def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None 
     >>> low < 0.079855 < high
     True
     """
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 1 <= games <= MAX_GAMES:
-        raise InvalidArgumentError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
+    if (
+        isinstance(games, bool)
+        or not isinstance(games, (int, np.integer))
+        or not 1 <= games <= MAX_GAMES
+    ):
+        raise InvalidArgumentError(
+            f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}"
+        )
     for what, number in (("max_throws", max_throws), ("batch", batch)):
         if isinstance(number, bool) or not isinstance(number, (int, np.integer)) or number < 1:
             raise InvalidArgumentError(f"{what} must be a positive whole number, got {number!r}")
@@ -96,7 +109,8 @@ def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None 
     if n * denominator >= 2**62:
         raise InvalidArgumentError(
             f"{n:,} states with probability denominator {denominator} are too many to sample "
-            "exactly in 64-bit keys")
+            "exactly in 64-bit keys"
+        )
     # One row per chain edge plus a "stuck" row per state (target -1), keyed so that a
     # single searchsorted over all states finds the edge a throw selects.
     counts = np.diff(chain.edge_ptr) + 1
@@ -125,7 +139,7 @@ def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None 
     for first in range(0, games, batch):
         size = min(batch, games - first)
         state = np.full(size, graph.start, dtype=np.int64)
-        other = np.zeros(size, dtype=bool)      # True when the second player is to move
+        other = np.zeros(size, dtype=bool)  # True when the second player is to move
         live = np.flatnonzero(~graph.terminal[state])
         if graph.terminal[graph.start]:  # a game that is over before the first throw
             wins += size * float(value_for_mover[graph.start])
@@ -152,5 +166,11 @@ def simulate(graph: StateGraph, policy: Policy, *, games: int, seed: int | None 
         unfinished += len(live)
         if progress is not None:
             progress(first + size, games)
-    return SimulationResult(games=int(games), wins=wins, throws=throws, unfinished=unfinished,
-                            seconds=time.perf_counter() - started, seed=seed)
+    return SimulationResult(
+        games=int(games),
+        wins=wins,
+        throws=throws,
+        unfinished=unfinished,
+        seconds=time.perf_counter() - started,
+        seed=seed,
+    )

@@ -43,7 +43,7 @@ from .linear import solve_sparse
 from .policy import Policy
 
 METHODS = ("policy", "value")
-_CHUNK = 1 << 18          # states per block in the final pass
+_CHUNK = 1 << 18  # states per block in the final pass
 
 
 @dataclass(eq=False)
@@ -92,8 +92,9 @@ class _Block:
         self.state_starts = np.concatenate([[0], np.cumsum(per_state)[:-1]])
         self.outcome_owner = np.repeat(np.arange(len(states)), per_state)
         per_outcome = graph.option_ptr[self.outcomes + 1] - graph.option_ptr[self.outcomes]
-        self.options = expand_ranges(graph.option_ptr[self.outcomes],
-                                     graph.option_ptr[self.outcomes + 1])
+        self.options = expand_ranges(
+            graph.option_ptr[self.outcomes], graph.option_ptr[self.outcomes + 1]
+        )
         self.option_owner = np.repeat(np.arange(len(self.outcomes)), per_outcome)
         self.alive = per_outcome > 0
         starts = np.concatenate([[0], np.cumsum(per_outcome)[:-1]])
@@ -141,10 +142,13 @@ class _Solver:
         in numpy int64 (Jackpot: G = 36**9).
         """
         graph = self.graph
-        common = math.lcm(*(v.denominator for v in graph.terminal_exact.values())) \
-            if graph.terminal_exact else 1
+        common = (
+            math.lcm(*(v.denominator for v in graph.terminal_exact.values()))
+            if graph.terminal_exact
+            else 1
+        )
         height = max(len(graph.condensation.levels) - 1, 0)
-        self.scale = common * graph.denominator ** height
+        self.scale = common * graph.denominator**height
         small = self.scale * graph.denominator < 2**62
         self.values = np.zeros(graph.n_states, dtype=np.int64 if small else object)
         if not small:
@@ -180,7 +184,7 @@ class _Solver:
             best[block.option_owner[picked]] = q[picked]
         totals = np.add.reduceat(block.weights * best, block.state_starts)
         if self.scale is not None:
-            return totals // self.graph.denominator      # exact: see _use_scaled_integers
+            return totals // self.graph.denominator  # exact: see _use_scaled_integers
         return totals / self.graph.denominator
 
     def greedy(self, block):
@@ -199,8 +203,11 @@ class _Solver:
 
     def _zeros(self, size):
         if self.scale is not None:
-            return np.zeros(size, dtype=self.values.dtype) if self.values.dtype != object \
+            return (
+                np.zeros(size, dtype=self.values.dtype)
+                if self.values.dtype != object
                 else np.array([0] * size, dtype=object)
+            )
         if self.exact:
             z = np.empty(size, dtype=object)
             z[:] = Fraction(0)
@@ -212,14 +219,14 @@ class _Solver:
         """Solve the linear system of a fixed choice on the block's states, in place."""
         graph = self.graph
         m = len(block.states)
-        if self.position is None:                  # reused: one allocation per solve
+        if self.position is None:  # reused: one allocation per solve
             self.position = np.full(graph.n_states, -1, dtype=np.int64)
         position = self.position
         position[block.states] = np.arange(m)
         try:
             self._solve_block_system(block, choice, position, m)
         finally:
-            position[block.states] = -1              # clean for the next block, even on error
+            position[block.states] = -1  # clean for the next block, even on error
 
     def _solve_block_system(self, block, choice, position, m):
         graph = self.graph
@@ -269,7 +276,8 @@ class _Solver:
         else:
             raise ConvergenceError(
                 f"{method} iteration stopped after {self.max_iter} rounds "
-                f"with residual {residual:.3g} > tol {self.tol:.3g}")
+                f"with residual {residual:.3g} > tol {self.tol:.3g}"
+            )
         self.iterations = max(self.iterations, rounds)
 
     def solve_cyclic_exact(self, block):
@@ -288,7 +296,9 @@ class _Solver:
                 break
             choice = improved
         else:
-            raise ConvergenceError(f"exact policy iteration did not settle in {self.max_iter} rounds")
+            raise ConvergenceError(
+                f"exact policy iteration did not settle in {self.max_iter} rounds"
+            )
         self.iterations = max(self.iterations, rounds)
 
     # -- the whole graph --------------------------------------------------
@@ -311,7 +321,7 @@ class _Solver:
         residual = 0.0
         live = np.flatnonzero(~graph.terminal)
         for first in range(0, len(live), _CHUNK):
-            block = _Block(graph, live[first:first + _CHUNK])
+            block = _Block(graph, live[first : first + _CHUNK])
             if self.fixed is None:
                 self.choice[block.outcomes] = self.greedy(block)
                 fixed = None
@@ -331,14 +341,22 @@ class _Solver:
 def _check(tol, max_iter, method):
     if method not in METHODS:
         raise UnknownNameError("method", method, METHODS)
-    if isinstance(max_iter, bool) or not (isinstance(max_iter, (int, np.integer)) and max_iter >= 1):
+    if isinstance(max_iter, bool) or not (
+        isinstance(max_iter, (int, np.integer)) and max_iter >= 1
+    ):
         raise InvalidArgumentError(f"max_iter must be a positive integer, got {max_iter!r}")
     if isinstance(tol, bool) or not (isinstance(tol, Real) and tol > 0):
         raise InvalidArgumentError(f"tol must be a positive number, got {tol!r}")
 
 
-def solve(graph: StateGraph, *, exact: bool = False, method: str = "policy",
-          tol: float = 1e-13, max_iter: int = 1000) -> Solution:
+def solve(
+    graph: StateGraph,
+    *,
+    exact: bool = False,
+    method: str = "policy",
+    tol: float = 1e-13,
+    max_iter: int = 1000,
+) -> Solution:
     """Solve a game graph: the optimal value of every state and an optimal policy.
 
     Parameters

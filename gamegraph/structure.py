@@ -93,5 +93,5 @@ def condense(graph) -> Condensation:
     state_height = height[component]
     order = np.argsort(state_height, kind="stable")
     bounds = np.searchsorted(state_height[order], np.arange(h + 1))
-    levels = [order[bounds[i]:bounds[i + 1]] for i in range(h)]
+    levels = [order[bounds[i] : bounds[i + 1]] for i in range(h)]
     return Condensation(component=component, cyclic=cyclic, levels=levels)

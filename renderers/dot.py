@@ -47,14 +47,23 @@ _BETTER_COLOUR = "#2ca02c"
 def reachable_states(chain) -> np.ndarray:
     """States the chain can reach from the start, in breadth-first order."""
     n = chain.graph.n_states
-    adjacency = csr_matrix((np.ones(chain.n_edges), (chain.edge_source, chain.edge_target)),
-                           shape=(n, n))
-    return breadth_first_order(adjacency, chain.graph.start, directed=True,
-                               return_predecessors=False)
+    adjacency = csr_matrix(
+        (np.ones(chain.n_edges), (chain.edge_source, chain.edge_target)), shape=(n, n)
+    )
+    return breadth_first_order(
+        adjacency, chain.graph.start, directed=True, return_predecessors=False
+    )
 
 
-def chain_dot(chain, *, style: str = "layers", weights: str | None = None, reach=None,
-              comparison=None, title: str | None = None) -> str:
+def chain_dot(
+    chain,
+    *,
+    style: str = "layers",
+    weights: str | None = None,
+    reach=None,
+    comparison=None,
+    title: str | None = None,
+) -> str:
     """DOT source for a policy's chain.
 
     Parameters
@@ -95,14 +104,30 @@ def chain_dot(chain, *, style: str = "layers", weights: str | None = None, reach
     drawn = set(states.tolist())
 
     dot = graphviz.Digraph(name=rules.name.replace(" ", "_"))
-    dot.attr(rankdir="TB", nodesep="0.08", ranksep="1.2", fontname="Helvetica",
-             outputorder="edgesfirst")
+    dot.attr(
+        rankdir="TB", nodesep="0.08", ranksep="1.2", fontname="Helvetica", outputorder="edgesfirst"
+    )
     if title:
         dot.attr(label=title, labelloc="t", fontsize="28")
-    dot.attr("node", shape="box", fontname="Helvetica", fontsize="10", height="0.3",
-             width="0.3", margin="0.04,0.02", style="filled", fillcolor="white")
-    dot.attr("edge", arrowsize="0.4", penwidth="0.6", color="#00000066",
-             fontname="Helvetica", fontsize="8")
+    dot.attr(
+        "node",
+        shape="box",
+        fontname="Helvetica",
+        fontsize="10",
+        height="0.3",
+        width="0.3",
+        margin="0.04,0.02",
+        style="filled",
+        fillcolor="white",
+    )
+    dot.attr(
+        "edge",
+        arrowsize="0.4",
+        penwidth="0.6",
+        color="#00000066",
+        fontname="Helvetica",
+        fontsize="8",
+    )
 
     bad_states = comparison.suboptimal_states() if comparison is not None else None
     better = comparison.better_moves() if comparison is not None else []
@@ -127,8 +152,13 @@ def chain_dot(chain, *, style: str = "layers", weights: str | None = None, reach
     if style == "layers" and (layers >= 0).all():
         for layer in sorted(set(layers[states].tolist())):
             with dot.subgraph(name=f"cluster_layer{layer}") as box:
-                box.attr(label=f"Layer {layer}", style="rounded", color="#888888",
-                         fontsize="14", labeljust="l")
+                box.attr(
+                    label=f"Layer {layer}",
+                    style="rounded",
+                    color="#888888",
+                    fontsize="14",
+                    labeljust="l",
+                )
                 for i in states[layers[states] == layer]:
                     node(box, int(i))
                 for i in extra:
@@ -159,16 +189,25 @@ def chain_dot(chain, *, style: str = "layers", weights: str | None = None, reach
         dot.edge(f"n{s}", f"n{t}", **attributes)
     for s, t, move in better:
         if s in drawn:
-            attributes = dict(color=_BETTER_COLOUR, style="dashed", penwidth="1.2",
-                              fontcolor=_BETTER_COLOUR)
+            attributes = dict(
+                color=_BETTER_COLOUR, style="dashed", penwidth="1.2", fontcolor=_BETTER_COLOUR
+            )
             if style == "moves":
                 attributes["label"] = rules.move_label(move)
             dot.edge(f"n{s}", f"n{t}", **attributes)
     return dot.source
 
 
-def policy_dot(graph, policy, *, title: str, style: str = "layers", weights: str | None = None,
-               reach: bool = False, optimal=None) -> str:
+def policy_dot(
+    graph,
+    policy,
+    *,
+    title: str,
+    style: str = "layers",
+    weights: str | None = None,
+    reach: bool = False,
+    optimal=None,
+) -> str:
     """DOT source for ``policy`` played on ``graph``: :func:`chain_dot` with its extras computed.
 
     ``reach`` adds each state's reach probability (forward propagation); ``optimal``, a
@@ -177,10 +216,14 @@ def policy_dot(graph, policy, *, title: str, style: str = "layers", weights: str
     from gamegraph.compare import compare
     from gamegraph.propagate import propagate
 
-    return chain_dot(policy.chain(graph), style=style, weights=weights,
-                     reach=propagate(graph, policy) if reach else None,
-                     comparison=compare(optimal, policy) if optimal is not None else None,
-                     title=title)
+    return chain_dot(
+        policy.chain(graph),
+        style=style,
+        weights=weights,
+        reach=propagate(graph, policy) if reach else None,
+        comparison=compare(optimal, policy) if optimal is not None else None,
+        title=title,
+    )
 
 
 def graphviz_engine() -> str:
@@ -209,8 +252,9 @@ def render_bytes(source: str, fmt: str) -> bytes:
     try:
         import pygraphviz
     except ImportError:
-        raise RenderError("no Graphviz found: install Graphviz (the 'dot' program) "
-                          "or pip install pygraphviz") from None
+        raise RenderError(
+            "no Graphviz found: install Graphviz (the 'dot' program) or pip install pygraphviz"
+        ) from None
     with _quiet_fontconfig():
         try:
             return pygraphviz.AGraph(string=source).draw(format=fmt, prog="dot")

@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from .output import check_output, write_atomic  # noqa: E402
 
 EXTENSIONS = (".png", ".svg", ".pdf")
-MARGIN_LINEAR_BELOW = 1e-4   # margins (P_roll - P_end) are drawn on a log scale above this
+MARGIN_LINEAR_BELOW = 1e-4  # margins (P_roll - P_end) are drawn on a log scale above this
 
 
 def save(figure, path) -> None:
@@ -39,8 +39,15 @@ def policy_bars(rows, *, title: str, published: dict | None = None):
         axes.text(value, y, f" {value:.4f} %", va="center", fontsize=9)
     if published:
         marks = [(y, float(published[name])) for y, name in enumerate(names) if name in published]
-        axes.scatter([m[1] for m in marks], [m[0] for m in marks], marker="|", s=300,
-                     color="black", label="published", zorder=3)
+        axes.scatter(
+            [m[1] for m in marks],
+            [m[0] for m in marks],
+            marker="|",
+            s=300,
+            color="black",
+            label="published",
+            zorder=3,
+        )
         axes.legend(loc="upper right")
     axes.invert_yaxis()
     axes.set_xlabel("win probability (%)")
@@ -56,8 +63,13 @@ def layer_distribution(distributions: dict, *, title: str, xlabel: str):
     """
     figure, axes = plt.subplots(figsize=(7, 4))
     for name, values in distributions.items():
-        axes.plot(range(len(values)), [float(v) for v in values], marker="o", label=name,
-                  linewidth=2.5 if name == "optimal" else 1.2)
+        axes.plot(
+            range(len(values)),
+            [float(v) for v in values],
+            marker="o",
+            label=name,
+            linewidth=2.5 if name == "optimal" else 1.2,
+        )
     axes.set_xlabel(xlabel)
     axes.set_ylabel("probability")
     axes.set_title(title)
@@ -66,8 +78,21 @@ def layer_distribution(distributions: dict, *, title: str, xlabel: str):
     return figure
 
 
-def lid_panels(b, c, o, values, *, total: int, cmap, norm=None, vmin=None, vmax=None,
-               label: str = "", title: str = "", ticks=None):
+def lid_panels(
+    b,
+    c,
+    o,
+    values,
+    *,
+    total: int,
+    cmap,
+    norm=None,
+    vmin=None,
+    vmax=None,
+    label: str = "",
+    title: str = "",
+    ticks=None,
+):
     """Six panels (pegs on the lid 0..5) of per-position values; one colour scale for all.
 
     ``b, c, o, values`` are aligned arrays; positions with ``b + c + o > total`` are
@@ -85,8 +110,16 @@ def lid_panels(b, c, o, values, *, total: int, cmap, norm=None, vmin=None, vmax=
         grid = np.full((size, size), np.nan)
         keep = (b == lid) & (b + c + o <= total)
         grid[o[keep] - 1, c[keep] - 1] = values[keep]
-        image = ax.imshow(grid, origin="lower", cmap=cmap, norm=norm, vmin=vmin, vmax=vmax,
-                          extent=(0.5, size + 0.5, 0.5, size + 0.5), interpolation="nearest")
+        image = ax.imshow(
+            grid,
+            origin="lower",
+            cmap=cmap,
+            norm=norm,
+            vmin=vmin,
+            vmax=vmax,
+            extent=(0.5, size + 0.5, 0.5, size + 0.5),
+            interpolation="nearest",
+        )
         ax.set_title(f"{lid} on the lid")
         ax.set_xlabel("your pegs")
         ax.set_ylabel("opponent's pegs")
@@ -117,18 +150,45 @@ def supersix_maps(table, *, total: int, metric: str = "decision", title: str | N
     p_end = np.array([float(v) for v in table.p_end])
     title = title or f"Super Six, {total} pegs: {metric}"
     if metric == "decision":
-        return lid_panels(table.b, table.c, table.o, (p_roll > p_end).astype(float),
-                          total=total, cmap=ListedColormap(["#d62728", "#2ca02c"]), vmin=0,
-                          vmax=1, title=title, ticks=([0.25, 0.75], ["stop", "roll"]))
+        return lid_panels(
+            table.b,
+            table.c,
+            table.o,
+            (p_roll > p_end).astype(float),
+            total=total,
+            cmap=ListedColormap(["#d62728", "#2ca02c"]),
+            vmin=0,
+            vmax=1,
+            title=title,
+            ticks=([0.25, 0.75], ["stop", "roll"]),
+        )
     if metric == "choice":
-        return lid_panels(table.b, table.c, table.o, np.maximum(p_roll, p_end), total=total,
-                          cmap="viridis", vmin=0, vmax=1, label="P_choice", title=title)
+        return lid_panels(
+            table.b,
+            table.c,
+            table.o,
+            np.maximum(p_roll, p_end),
+            total=total,
+            cmap="viridis",
+            vmin=0,
+            vmax=1,
+            label="P_choice",
+            title=title,
+        )
     # Signed log scale: the sign decides, and margins span several orders of magnitude.
     margin = p_roll - p_end
     limit = float(np.max(np.abs(margin))) or 1.0
-    return lid_panels(table.b, table.c, table.o, margin, total=total, cmap="RdBu",
-                      norm=SymLogNorm(linthresh=MARGIN_LINEAR_BELOW, vmin=-limit, vmax=limit),
-                      label="P_roll - P_end", title=title)
+    return lid_panels(
+        table.b,
+        table.c,
+        table.o,
+        margin,
+        total=total,
+        cmap="RdBu",
+        norm=SymLogNorm(linthresh=MARGIN_LINEAR_BELOW, vmin=-limit, vmax=limit),
+        label="P_roll - P_end",
+        title=title,
+    )
 
 
 def relative_error_maps(b, c, o, error, *, total: int, title: str):
@@ -141,6 +201,14 @@ def relative_error_maps(b, c, o, error, *, total: int, title: str):
     positive = error[error > 0]
     low = max(float(positive.min()) if len(positive) else 1e-12, 1e-12)
     high = max(float(positive.max()) if len(positive) else 1.0, low * 10)
-    return lid_panels(b, c, o, shown, total=total, cmap="magma_r",
-                      norm=LogNorm(vmin=low, vmax=high), label="relative error of P_choice",
-                      title=title)
+    return lid_panels(
+        b,
+        c,
+        o,
+        shown,
+        total=total,
+        cmap="magma_r",
+        norm=LogNorm(vmin=low, vmax=high),
+        label="relative error of P_choice",
+        title=title,
+    )

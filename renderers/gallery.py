@@ -57,52 +57,101 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
 
     items = []
     diagrams = [
-        ("jackpot-hilo-layers.png", "hilo", dict(style="layers"),
-         "HiLo's game graph with a box per layer (cells flipped), as in the reference README."),
-        ("jackpot-hilo-moves.png", "hilo", dict(style="moves"),
-         "HiLo's game graph with each edge labelled by the cell it flips."),
-        ("jackpot-optimal-layers.png", "optimal", dict(style="layers"),
-         "The optimal policy's game graph (retrograde solve); the reference did not compute it."),
-        ("jackpot-hilo-diff.png", "hilo", dict(style="layers", diff=True),
-         "Where HiLo gives up win probability: red moves lose value against the optimum, "
-         "dashed green edges are the better moves, red boxes the positions where it happens."),
-        ("jackpot-hilo-moves-weights.svg", "hilo", dict(style="moves", weights="count", reach=True),
-         "HiLo, moves labelled with the cell and the number of the 36 rolls taking them; "
-         "each position shows its reach probability (SVG, zoomable)."),
+        (
+            "jackpot-hilo-layers.png",
+            "hilo",
+            dict(style="layers"),
+            "HiLo's game graph with a box per layer (cells flipped), as in the reference README.",
+        ),
+        (
+            "jackpot-hilo-moves.png",
+            "hilo",
+            dict(style="moves"),
+            "HiLo's game graph with each edge labelled by the cell it flips.",
+        ),
+        (
+            "jackpot-optimal-layers.png",
+            "optimal",
+            dict(style="layers"),
+            "The optimal policy's game graph (retrograde solve); the reference did not compute it.",
+        ),
+        (
+            "jackpot-hilo-diff.png",
+            "hilo",
+            dict(style="layers", diff=True),
+            "Where HiLo gives up win probability: red moves lose value against the optimum, "
+            "dashed green edges are the better moves, red boxes the positions where it happens.",
+        ),
+        (
+            "jackpot-hilo-moves-weights.svg",
+            "hilo",
+            dict(style="moves", weights="count", reach=True),
+            "HiLo, moves labelled with the cell and the number of the 36 rolls taking them; "
+            "each position shows its reach probability (SVG, zoomable).",
+        ),
     ]
     for name, agent, options, caption in diagrams:
         with step(f"jackpot: {name}"):
             row = by_name[agent]
             source = dot.policy_dot(
-                graph, row.policy, style=options["style"], weights=options.get("weights"),
+                graph,
+                row.policy,
+                style=options["style"],
+                weights=options.get("weights"),
                 reach=options.get("reach", False),
                 optimal=solution if options.get("diff") else None,
-                title=f"Jackpot: {agent} ({row.percent:.4f} % wins)")
+                title=f"Jackpot: {agent} ({row.percent:.4f} % wins)",
+            )
             dot.write(source, folder / name)
             dot.write(source, folder / (Path(name).stem + ".dot"))
         items.append((name, caption))
 
     with step("jackpot: figures"):
-        figures.save(figures.policy_bars(rows, title="Jackpot: exact win probability by policy",
-                                         published=PUBLISHED_PERCENT),
-                     folder / "jackpot-policies.png")
-        ends = {row.name: propagate(graph, row.policy, exact=True).stuck_by_layer()[:9]
-                for row in rows if row.name in ("min", "last", "hilo", "optimal")}
-        figures.save(figures.layer_distribution(
-            ends, title="Jackpot: where games are lost", xlabel="cells flipped when stuck"),
-            folder / "jackpot-lost-at.png")
-    items.insert(0, ("jackpot-policies.png", "Exact win probability of the six agents and of "
-                     "the optimal policy; black ticks are the reference's published figures."))
-    items.insert(1, ("jackpot-lost-at.png", "How far games get before they are lost: the "
-                     "probability of being stuck with n cells flipped."))
+        figures.save(
+            figures.policy_bars(
+                rows, title="Jackpot: exact win probability by policy", published=PUBLISHED_PERCENT
+            ),
+            folder / "jackpot-policies.png",
+        )
+        ends = {
+            row.name: propagate(graph, row.policy, exact=True).stuck_by_layer()[:9]
+            for row in rows
+            if row.name in ("min", "last", "hilo", "optimal")
+        }
+        figures.save(
+            figures.layer_distribution(
+                ends, title="Jackpot: where games are lost", xlabel="cells flipped when stuck"
+            ),
+            folder / "jackpot-lost-at.png",
+        )
+    items.insert(
+        0,
+        (
+            "jackpot-policies.png",
+            "Exact win probability of the six agents and of "
+            "the optimal policy; black ticks are the reference's published figures.",
+        ),
+    )
+    items.insert(
+        1,
+        (
+            "jackpot-lost-at.png",
+            "How far games get before they are lost: the "
+            "probability of being stuck with n cells flipped.",
+        ),
+    )
 
-    lines = ["## Jackpot", "",
-             f"{graph.n_states} positions; layers {graph.layer_counts()}. Exact values by "
-             f"retrograde solving; Monte Carlo: {MONTE_CARLO_GAMES:,} seeded games "
-             f"(seed {MONTE_CARLO_SEED}) per policy.", "",
-             "| policy | exact win probability | % | published % | Monte Carlo % (95 % interval) "
-             "| expected throws |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "## Jackpot",
+        "",
+        f"{graph.n_states} positions; layers {graph.layer_counts()}. Exact values by "
+        f"retrograde solving; Monte Carlo: {MONTE_CARLO_GAMES:,} seeded games "
+        f"(seed {MONTE_CARLO_SEED}) per policy.",
+        "",
+        "| policy | exact win probability | % | published % | Monte Carlo % (95 % interval) "
+        "| expected throws |",
+        "|---|---|---|---|---|---|",
+    ]
     with step(f"jackpot: Monte Carlo, {MONTE_CARLO_GAMES:,} games per policy"):
         for row in rows:
             mc = simulate(graph, row.policy, games=MONTE_CARLO_GAMES, seed=MONTE_CARLO_SEED)
@@ -111,7 +160,8 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
             lines.append(
                 f"| {row.name} | {row.win.numerator}/{row.win.denominator} | {row.percent:.4f} "
                 f"| {PUBLISHED_PERCENT.get(row.name, '(not published)')} "
-                f"| {100 * mc.estimate:.3f} ({100 * low:.3f} .. {100 * high:.3f}) | {throws:.4f} |")
+                f"| {100 * mc.estimate:.3f} ({100 * low:.3f} .. {100 * high:.3f}) | {throws:.4f} |"
+            )
     return "\n".join(lines) + "\n", items
 
 
@@ -156,8 +206,13 @@ SUPERSIX_STRATEGY_STICKS = range(4, 21)
 
 def supersix_section(folder: Path, step) -> tuple[str, list]:
     """Super Six: interactive page, static maps, start values and strategy strings."""
-    from gamegraph.games.supersix import (PUBLISHED_STRATEGIES, RULESETS, SuperSix,
-                                          decision_table, strategy_string)
+    from gamegraph.games.supersix import (
+        PUBLISHED_STRATEGIES,
+        RULESETS,
+        SuperSix,
+        decision_table,
+        strategy_string,
+    )
 
     from . import heatmap
 
@@ -165,22 +220,33 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
     with step(f"supersix: solve up to {high} pegs, and 20 sticks exactly"):
         table = decision_table(solve(build(SuperSix(pegs=high))))
         exact_table = decision_table(solve(build(SuperSix(hands=(10, 10))), exact=True))
-        starts = {rules: heatmap.start_values(table, range(4, high + 1, 2), rules)
-                  for rules in RULESETS}
+        starts = {
+            rules: heatmap.start_values(table, range(4, high + 1, 2), rules) for rules in RULESETS
+        }
     items = []
     with step("supersix: interactive page"):
         name = f"supersix-{SUPERSIX_PEGS}.html"
-        heatmap.write_page(folder / name, heatmap.page(
-            table, pegs=SUPERSIX_PEGS, pegs_range=(4, high), start_values=starts["free"],
-            rules_name="free"))
+        heatmap.write_page(
+            folder / name,
+            heatmap.page(
+                table,
+                pegs=SUPERSIX_PEGS,
+                pegs_range=(4, high),
+                start_values=starts["free"],
+                rules_name="free",
+            ),
+        )
     with step("supersix: static maps"):
         for metric, caption in (
-                ("decision", "Roll (green) or stop (red), one panel per pegs on the lid."),
-                ("choice", "P_choice: the mover's win probability under optimal play."),
-                ("margin", "P_roll - P_end on a signed log scale: blue rolls, red stops.")):
+            ("decision", "Roll (green) or stop (red), one panel per pegs on the lid."),
+            ("choice", "P_choice: the mover's win probability under optimal play."),
+            ("margin", "P_roll - P_end on a signed log scale: blue rolls, red stops."),
+        ):
             figure_name = f"supersix-{SUPERSIX_PEGS}-{metric}.png"
-            figures.save(figures.supersix_maps(table, total=SUPERSIX_PEGS, metric=metric),
-                         folder / figure_name)
+            figures.save(
+                figures.supersix_maps(table, total=SUPERSIX_PEGS, metric=metric),
+                folder / figure_name,
+            )
             items.append((figure_name, f"Super Six, {SUPERSIX_PEGS} pegs. {caption}"))
 
     with step(f"supersix: the blog's LP relaxation at {SUPERSIX_PEGS} pegs"):
@@ -192,26 +258,50 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
         b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
         worst = int(error.argmax())
         lp_name = f"supersix-{SUPERSIX_PEGS}-lp-error.png"
-        figures.save(figures.relative_error_maps(
-            b, c, o, error, total=SUPERSIX_PEGS,
-            title=f"LP relaxation, {SUPERSIX_PEGS} pegs: relative error of P_choice "
-                  "(blank: exact)"), folder / lp_name)
-        items.append((lp_name, "Why the blog's linear program failed: minimising the sum of "
-                      "the P_choice variables leaves some of them above the maximum they stand "
-                      f"for. Largest error {error[worst]:.3%} at {b[worst]}/{c[worst]}/{o[worst]}; "
-                      f"{int((error > 1e-6).sum())} positions are off, all with "
-                      f"{sorted(set(b[error > 1e-6].tolist()))} on the lid."))
+        figures.save(
+            figures.relative_error_maps(
+                b,
+                c,
+                o,
+                error,
+                total=SUPERSIX_PEGS,
+                title=f"LP relaxation, {SUPERSIX_PEGS} pegs: relative error of P_choice "
+                "(blank: exact)",
+            ),
+            folder / lp_name,
+        )
+        items.append(
+            (
+                lp_name,
+                "Why the blog's linear program failed: minimising the sum of "
+                "the P_choice variables leaves some of them above the maximum they stand "
+                f"for. Largest error {error[worst]:.3%} at {b[worst]}/{c[worst]}/{o[worst]}; "
+                f"{int((error > 1e-6).sum())} positions are off, all with "
+                f"{sorted(set(b[error > 1e-6].tolist()))} on the lid.",
+            )
+        )
 
-    lines = ["## Super Six", "",
-             f"Interactive roll/stop maps: [{name}]({name}) (one self-contained page).", "",
-             "| pegs | first player wins (free) | first player wins (first-round) |",
-             "|---|---|---|"]
+    lines = [
+        "## Super Six",
+        "",
+        f"Interactive roll/stop maps: [{name}]({name}) (one self-contained page).",
+        "",
+        "| pegs | first player wins (free) | first player wins (first-round) |",
+        "|---|---|---|",
+    ]
     for total in (4, 6, 10, 20, 40, 60):
-        lines.append(f"| {total} | {float(starts['free'][total]):.6f} "
-                     f"| {float(starts['first-round'][total]):.6f} |")
-    lines += ["", "Optimal strategies in Jehn's notation (exact solve; 1 = roll again, "
-              "0 = stop; groups by pegs on the lid from 1 to 5):", "",
-              "| sticks | strategy | as published |", "|---|---|---|"]
+        lines.append(
+            f"| {total} | {float(starts['free'][total]):.6f} "
+            f"| {float(starts['first-round'][total]):.6f} |"
+        )
+    lines += [
+        "",
+        "Optimal strategies in Jehn's notation (exact solve; 1 = roll again, "
+        "0 = stop; groups by pegs on the lid from 1 to 5):",
+        "",
+        "| sticks | strategy | as published |",
+        "|---|---|---|",
+    ]
     for sticks in SUPERSIX_STRATEGY_STICKS:
         ours = strategy_string(exact_table, sticks)
         published = PUBLISHED_STRATEGIES.get(sticks)
@@ -227,7 +317,7 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
     return "\n".join(lines) + "\n", items + [(name, "interactive")]
 
 
-UR_BOARD_POSITION, UR_BOARD_THROW = "6,8,12/9,10,11", 3   # Finkel, 3 pieces: see ur_section
+UR_BOARD_POSITION, UR_BOARD_THROW = "6,8,12/9,10,11", 3  # Finkel, 3 pieces: see ur_section
 #: Start values shown per rule set. Finkel's 3-piece table is needed for the board and the
 #: heatmap anyway; masters and blitz (unsafe rosettes) solve far more slowly than finkel
 #: and aseb (2 pieces: seconds rather than a fraction of one), so they stop at 1 piece.
@@ -260,11 +350,19 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
     items = []
     with step("ur: annotated board"):
         moves = table.move_values(UR_BOARD_POSITION, UR_BOARD_THROW)
-        title = (f"Ur (Finkel, 3 pieces each): {UR_BOARD_POSITION}, light to move, "
-                 f"throw {UR_BOARD_THROW}")
+        title = (
+            f"Ur (Finkel, 3 pieces each): {UR_BOARD_POSITION}, light to move, "
+            f"throw {UR_BOARD_THROW}"
+        )
         for name in ("ur-finkel-3-board.png", "ur-finkel-3-board.svg"):
-            layout = ur_board.draw_board(table.ruleset, UR_BOARD_POSITION, folder / name,
-                                         throw=UR_BOARD_THROW, move_values=moves, title=title)
+            layout = ur_board.draw_board(
+                table.ruleset,
+                UR_BOARD_POSITION,
+                folder / name,
+                throw=UR_BOARD_THROW,
+                move_values=moves,
+                title=title,
+            )
     best = [mark for mark in layout.moves if mark.best]
     others = [mark for mark in layout.moves if not mark.best]
 
@@ -278,62 +376,88 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
             what = f"moving {source} to {target}"
         return what + (" (a capture)" if captures else "") + f", {mark.label}"
 
-    items.append(("ur-finkel-3-board.png",
-                  f"A position where capturing is not best: {len(layout.moves)} moves after "
-                  f"a throw of {UR_BOARD_THROW}, "
-                  f"{sum(1 for m in layout.moves if m.move[2])} of them captures. Best: "
-                  + "; ".join(said(m) for m in best) + "."
-                  + (" Others: " + "; ".join(said(m) for m in others) + "." if others else "")
-                  + " Numbers are light's win probability after each move (optimal play from "
-                  "then on); arrows follow light's path; small numbers are square numbers "
-                  "(dark's where they differ)."))
+    items.append(
+        (
+            "ur-finkel-3-board.png",
+            f"A position where capturing is not best: {len(layout.moves)} moves after "
+            f"a throw of {UR_BOARD_THROW}, "
+            f"{sum(1 for m in layout.moves if m.move[2])} of them captures. Best: "
+            + "; ".join(said(m) for m in best)
+            + "."
+            + (" Others: " + "; ".join(said(m) for m in others) + "." if others else "")
+            + " Numbers are light's win probability after each move (optimal play from "
+            "then on); arrows follow light's path; small numbers are square numbers "
+            "(dark's where they differ).",
+        )
+    )
 
     with step("ur: the one-piece game's graph (DOT, SVG, PNG)"):
         from gamegraph import solve
 
         one = solve(Ur("finkel", 1).build_graph())
-        graph_title = (f"Ur (Finkel), one piece each: {one.graph.n_states - 1} positions "
-                       f"and WIN; the first player wins {float(one.start_value):.4f}")
+        graph_title = (
+            f"Ur (Finkel), one piece each: {one.graph.n_states - 1} positions "
+            f"and WIN; the first player wins {float(one.start_value):.4f}"
+        )
         source = ur_figures.graph_dot(one, title=graph_title)
         for name in ("ur-finkel-1-graph.dot", "ur-finkel-1-graph.svg", "ur-finkel-1-graph.png"):
             dot.write(source, folder / name)
-    items.append(("ur-finkel-1-graph.png",
-                  "Every position of the one-piece game (mover's square / opponent's square) "
-                  "with the mover's win probability (red below 1/2, green above), ranked by "
-                  "squares walked. Green edges win, blue land on a rosette and throw again, "
-                  "red capture, grey pass the turn after moving, dotted grey are throws "
-                  "without a move."))
+    items.append(
+        (
+            "ur-finkel-1-graph.png",
+            "Every position of the one-piece game (mover's square / opponent's square) "
+            "with the mover's win probability (red below 1/2, green above), ranked by "
+            "squares walked. Green edges win, blue land on a rosette and throw again, "
+            "red capture, grey pass the turn after moving, dotted grey are throws "
+            "without a move.",
+        )
+    )
 
     with step("ur: win probability by pieces borne off"):
         bmap = ur_figures.draw_borne_off(table, folder / "ur-finkel-3-borne-off.png")
         ur_figures.write_borne_off_page(table, folder / "ur-finkel-3-borne-off.html")
     n = bmap.pieces
-    items.append(("ur-finkel-3-borne-off.png",
-                  f"Finkel, {n} pieces: the mover's win probability by pieces borne off, with "
-                  f"the board empty (left; from {bmap.empty[0, n - 1]:.3f} with 0 borne off "
-                  f"against {n - 1} to {bmap.empty[n - 1, 0]:.3f} with {n - 1} against 0) and "
-                  "averaged over every position with those counts (right)."))
+    items.append(
+        (
+            "ur-finkel-3-borne-off.png",
+            f"Finkel, {n} pieces: the mover's win probability by pieces borne off, with "
+            f"the board empty (left; from {bmap.empty[0, n - 1]:.3f} with 0 borne off "
+            f"against {n - 1} to {bmap.empty[n - 1, 0]:.3f} with {n - 1} against 0) and "
+            "averaged over every position with those counts (right).",
+        )
+    )
     items.append(("ur-finkel-3-borne-off.html", "interactive"))
 
     counts = sorted({p for pieces in UR_START_PIECES.values() for p in pieces})
-    lines = ["## The Royal Game of Ur", "",
-             "Solved positions, optimal play for both sides (float solve to a residual of "
-             "1e-13). The one-piece game's graph: "
-             "[ur-finkel-1-graph.svg](ur-finkel-1-graph.svg) (zoomable; hover for values), "
-             "[ur-finkel-1-graph.dot](ur-finkel-1-graph.dot); the annotated board as "
-             "[ur-finkel-3-board.svg](ur-finkel-3-board.svg).", "",
-             "Probability that the side moving first wins:", "",
-             "| rule set | " + " | ".join(f"{p} piece{'s' if p > 1 else ''}" for p in counts)
-             + " |", "|---" * (len(counts) + 1) + "|"]
+    lines = [
+        "## The Royal Game of Ur",
+        "",
+        "Solved positions, optimal play for both sides (float solve to a residual of "
+        "1e-13). The one-piece game's graph: "
+        "[ur-finkel-1-graph.svg](ur-finkel-1-graph.svg) (zoomable; hover for values), "
+        "[ur-finkel-1-graph.dot](ur-finkel-1-graph.dot); the annotated board as "
+        "[ur-finkel-3-board.svg](ur-finkel-3-board.svg).",
+        "",
+        "Probability that the side moving first wins:",
+        "",
+        "| rule set | " + " | ".join(f"{p} piece{'s' if p > 1 else ''}" for p in counts) + " |",
+        "|---" * (len(counts) + 1) + "|",
+    ]
     for rules, pieces in UR_START_PIECES.items():
         cells = [f"{starts[(rules, p)]:.6f}" if (rules, p) in starts else "\u2014" for p in counts]
         lines.append(f"| {rules} | " + " | ".join(cells) + " |")
     lines += ["", "\u2014: not solved in the gallery build, to keep it short."]
-    lines += ["", "Positions per table: " + ", ".join(
-        f"{rules} {pieces}: {len(tables[(rules, pieces)]):,}"
-        for rules, pieces in sorted(tables, key=lambda k: (list(UR_START_PIECES).index(k[0]),
-                                                           k[1])))
-        + "."]
+    lines += [
+        "",
+        "Positions per table: "
+        + ", ".join(
+            f"{rules} {pieces}: {len(tables[(rules, pieces)]):,}"
+            for rules, pieces in sorted(
+                tables, key=lambda k: (list(UR_START_PIECES).index(k[0]), k[1])
+            )
+        )
+        + ".",
+    ]
     return "\n".join(lines) + "\n", items
 
 
@@ -344,13 +468,17 @@ def _figures_html(items) -> str:
         if name.endswith(".html"):
             parts.append(f'<p><a href="{link}">Open the interactive page ({link})</a></p>')
         elif name.startswith("jackpot-hilo") or name.startswith("jackpot-optimal"):
-            parts.append(f'<figure><a href="{link}"><img src="{link}" alt="{link}"></a>'
-                         f'<figcaption>{html.escape(caption)} '
-                         f'(<a href="{html.escape(Path(name).stem)}.dot">DOT</a>)'
-                         f'</figcaption></figure>')
+            parts.append(
+                f'<figure><a href="{link}"><img src="{link}" alt="{link}"></a>'
+                f"<figcaption>{html.escape(caption)} "
+                f'(<a href="{html.escape(Path(name).stem)}.dot">DOT</a>)'
+                f"</figcaption></figure>"
+            )
         else:
-            parts.append(f'<figure><img src="{link}" alt="{link}">'
-                         f'<figcaption>{html.escape(caption)}</figcaption></figure>')
+            parts.append(
+                f'<figure><img src="{link}" alt="{link}">'
+                f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+            )
     return "\n".join(parts)
 
 
@@ -364,13 +492,18 @@ def build_gallery(folder="gallery", stream=sys.stdout) -> Path:
     step = _Steps(stream)
     started = time.perf_counter()
     stream.write(f"building the gallery in {folder}/ (Graphviz: {dot.graphviz_engine()})\n")
-    sections = [("Jackpot", *jackpot_section(folder, step)),
-                ("Super Six", *supersix_section(folder, step)),
-                ("The Royal Game of Ur", *ur_section(folder, step))]
-    write_atomic(folder / "results.md",
-                 "# gamegraph results\n\n" + "\n".join(md for _, md, _ in sections))
-    body = "\n".join(f"<h2>{html.escape(title)}</h2>\n{_markdown_html(md)}\n{_figures_html(items)}"
-                     for title, md, items in sections)
+    sections = [
+        ("Jackpot", *jackpot_section(folder, step)),
+        ("Super Six", *supersix_section(folder, step)),
+        ("The Royal Game of Ur", *ur_section(folder, step)),
+    ]
+    write_atomic(
+        folder / "results.md", "# gamegraph results\n\n" + "\n".join(md for _, md, _ in sections)
+    )
+    body = "\n".join(
+        f"<h2>{html.escape(title)}</h2>\n{_markdown_html(md)}\n{_figures_html(items)}"
+        for title, md, items in sections
+    )
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>gamegraph gallery</title>
 <style>

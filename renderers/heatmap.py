@@ -29,7 +29,9 @@ def table_payload(table) -> dict:
     p_roll = np.asarray([float(v) for v in table.p_roll])
     p_end = np.asarray([float(v) for v in table.p_end])
     return {
-        "b": table.b.tolist(), "c": table.c.tolist(), "o": table.o.tolist(),
+        "b": table.b.tolist(),
+        "c": table.c.tolist(),
+        "o": table.o.tolist(),
         "roll": [round(v, 12) for v in p_roll.tolist()],
         "end": [round(v, 12) for v in p_end.tolist()],
         "margin_limit": float(np.max(np.abs(p_roll - p_end))) if len(p_roll) else 1.0,
@@ -57,8 +59,9 @@ def start_values(table, totals, rules: str) -> dict:
     return starts
 
 
-def page(table, *, pegs: int, pegs_range: tuple[int, int], start_values: dict,
-         rules_name: str) -> str:
+def page(
+    table, *, pegs: int, pegs_range: tuple[int, int], start_values: dict, rules_name: str
+) -> str:
     """HTML text of the interactive page.
 
     Parameters
@@ -76,11 +79,18 @@ def page(table, *, pegs: int, pegs_range: tuple[int, int], start_values: dict,
     import plotly.offline
 
     data = table_payload(table)
-    data.update(pegs=pegs, low=pegs_range[0], high=pegs_range[1], rules=rules_name,
-                start={str(k): float(v) for k, v in start_values.items()})
-    return _TEMPLATE.replace("/*PLOTLY*/", plotly.offline.get_plotlyjs()) \
-                    .replace("/*DATA*/", json.dumps(data, separators=(",", ":"))) \
-                    .replace("RULES", rules_name)
+    data.update(
+        pegs=pegs,
+        low=pegs_range[0],
+        high=pegs_range[1],
+        rules=rules_name,
+        start={str(k): float(v) for k, v in start_values.items()},
+    )
+    return (
+        _TEMPLATE.replace("/*PLOTLY*/", plotly.offline.get_plotlyjs())
+        .replace("/*DATA*/", json.dumps(data, separators=(",", ":")))
+        .replace("RULES", rules_name)
+    )
 
 
 def write_page(path, text: str) -> None:

@@ -44,8 +44,16 @@ import io
 from dataclasses import dataclass
 
 from gamegraph.errors import InvalidArgumentError
-from gamegraph.games.ur import (WIN, RuleSet, UrState, format_position, legal_moves,
-                                parse_position, position_problem, rule_set)
+from gamegraph.games.ur import (
+    WIN,
+    RuleSet,
+    UrState,
+    format_position,
+    legal_moves,
+    parse_position,
+    position_problem,
+    rule_set,
+)
 
 from .output import check_output, write_atomic
 
@@ -149,7 +157,8 @@ def _beyond(path, end: int) -> tuple:
 def _pile_points(ruleset: RuleSet, tiles) -> dict:
     """Where each side's waiting and borne-off piles stand: just before its path starts
     and just past its end (Finkel's gap). A pile that would sit on a tile goes outside
-    the board; piles that would share a point are moved apart."""
+    the board; piles that would share a point are moved apart.
+    """
     points = {}
     for side, path in ((LIGHT, ruleset.path), (DARK, ruleset.dark_path)):
         for kind, end in (("waiting", 0), ("off", -1)):
@@ -160,7 +169,7 @@ def _pile_points(ruleset: RuleSet, tiles) -> dict:
             points[(side, kind)] = (column, height)
     keys = list(points)
     for i, a in enumerate(keys):
-        for b in keys[i + 1:]:
+        for b in keys[i + 1 :]:
             if points[a] == points[b]:
                 column, height = points[a]
                 low, high = (a, b) if a[0] == LIGHT else (b, a)
@@ -184,7 +193,7 @@ def _route(ruleset: RuleSet, move, piles) -> tuple:
     corners = [points[0]]
     for i in range(1, len(points) - 1):
         (ax, ay), (bx, by), (cx, cy) = points[i - 1], points[i], points[i + 1]
-        if (bx - ax) * (cy - by) != (by - ay) * (cx - bx):      # the direction turns
+        if (bx - ax) * (cy - by) != (by - ay) * (cx - bx):  # the direction turns
             corners.append(points[i])
     corners.append(points[-1])
     return tuple(corners)
@@ -195,7 +204,8 @@ def _check_state(ruleset: RuleSet, state) -> UrState:
         return parse_position(state, ruleset)
     if state == WIN or not isinstance(state, UrState):
         raise InvalidArgumentError(
-            f"state must be an UrState or a position such as '4,13+2/6+1', got {state!r}")
+            f"state must be an UrState or a position such as '4,13+2/6+1', got {state!r}"
+        )
     problem = position_problem(state, ruleset)
     if problem:
         raise InvalidArgumentError(f"position {format_position(state)}: {problem}")
@@ -207,8 +217,9 @@ def _check_moves(ruleset: RuleSet, state: UrState, throw, move_values) -> list:
     if move_values is None:
         return []
     if throw is None:
-        raise InvalidArgumentError("move_values need the throw they were computed for: "
-                                   "pass throw= as well")
+        raise InvalidArgumentError(
+            "move_values need the throw they were computed for: pass throw= as well"
+        )
     pairs = []
     for entry in move_values:
         try:
@@ -217,7 +228,8 @@ def _check_moves(ruleset: RuleSet, state: UrState, throw, move_values) -> list:
         except (TypeError, ValueError):
             raise InvalidArgumentError(
                 f"move_values holds {entry!r}; each entry is ((from, to, captures), "
-                "win probability), as SolvedTable.move_values gives them") from None
+                "win probability), as SolvedTable.move_values gives them"
+            ) from None
         if not 0.0 <= value <= 1.0:
             raise InvalidArgumentError(f"move {move!r}: value {value!r} is not a probability")
         pairs.append((None if move is None else tuple(move), value))
@@ -226,12 +238,14 @@ def _check_moves(ruleset: RuleSet, state: UrState, throw, move_values) -> list:
     if sorted(given, key=repr) != sorted(legal or [None], key=repr):
         raise InvalidArgumentError(
             f"move_values {given} are not the legal moves of {format_position(state)} "
-            f"after a throw of {throw}: {legal or 'none (the turn passes)'}")
+            f"after a throw of {throw}: {legal or 'none (the turn passes)'}"
+        )
     return pairs
 
 
-def board_layout(ruleset, state, *, throw: int | None = None, move_values=None,
-                 title: str | None = None) -> BoardLayout:
+def board_layout(
+    ruleset, state, *, throw: int | None = None, move_values=None, title: str | None = None
+) -> BoardLayout:
     """Where everything goes: tiles, pieces, piles and the annotated moves.
 
     Parameters
@@ -260,33 +274,49 @@ def board_layout(ruleset, state, *, throw: int | None = None, move_values=None,
     if throw is not None and throw not in dict(ruleset.throws):
         raise InvalidArgumentError(
             f"throw {throw!r} is not possible with {ruleset.name}'s dice; accepted: "
-            + ", ".join(str(t) for t, _ in ruleset.throws))
+            + ", ".join(str(t) for t, _ in ruleset.throws)
+        )
     pairs = _check_moves(ruleset, state, throw, move_values)
     tiles = board_tiles(ruleset)
     piles = _pile_points(ruleset, set(tiles))
     best = max((v for _, v in pairs), default=None)
     moves = tuple(
-        MoveMark(move, value, value >= best - BEST_TOLERANCE,
-                 _route(ruleset, move, piles) if move is not None else (),
-                 f"{value:.{VALUE_DIGITS}f}")
-        for move, value in pairs)
+        MoveMark(
+            move,
+            value,
+            value >= best - BEST_TOLERANCE,
+            _route(ruleset, move, piles) if move is not None else (),
+            f"{value:.{VALUE_DIGITS}f}",
+        )
+        for move, value in pairs
+    )
     return BoardLayout(
-        ruleset=ruleset, state=state, tiles=tiles,
+        ruleset=ruleset,
+        state=state,
+        tiles=tiles,
         rosettes=tuple(sorted(ruleset.rosettes)),
         light={s: ruleset.path[s - 1] for s in state.mover},
         dark={s: ruleset.dark_path[s - 1] for s in state.opponent},
         waiting=state.waiting(ruleset.pieces),
         borne_off=(state.mover_off, state.opponent_off),
-        piles=piles, throw=throw, moves=moves, title=title)
+        piles=piles,
+        throw=throw,
+        moves=moves,
+        title=title,
+    )
 
 
 def _star(center, outer: float, inner: float, points: int = 8):
     import math
 
     cx, cy = center
-    return [(cx + (outer if k % 2 == 0 else inner) * math.cos(math.pi * k / points + math.pi / 2),
-             cy + (outer if k % 2 == 0 else inner) * math.sin(math.pi * k / points + math.pi / 2))
-            for k in range(2 * points)]
+    return [
+        (
+            cx + (outer if k % 2 == 0 else inner) * math.cos(math.pi * k / points + math.pi / 2),
+            cy + (outer if k % 2 == 0 else inner) * math.sin(math.pi * k / points + math.pi / 2),
+        )
+        for k in range(2 * points)
+    ]
 
 
 def _describe(mark: MoveMark, length: int) -> str:
@@ -326,59 +356,140 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True):
     dark_numbers = {tile: s for s, tile in enumerate(ruleset.dark_path, 1)}
     for tile in layout.tiles:
         cx, cy = _point(tile)
-        axes.add_patch(Rectangle((cx - 0.5, cy - 0.5), 1, 1, facecolor=_TILE,
-                                 edgecolor=_TILE_EDGE, linewidth=1.5,
-                                 gid=f"tile-{tile[0]}-{tile[1]}"))
+        axes.add_patch(
+            Rectangle(
+                (cx - 0.5, cy - 0.5),
+                1,
+                1,
+                facecolor=_TILE,
+                edgecolor=_TILE_EDGE,
+                linewidth=1.5,
+                gid=f"tile-{tile[0]}-{tile[1]}",
+            )
+        )
         if numbers:
             if tile in light_numbers:
-                axes.text(cx - 0.44, cy - 0.44, str(light_numbers[tile]), fontsize=6,
-                          color="#6b6b6b", ha="left", va="bottom")
+                axes.text(
+                    cx - 0.44,
+                    cy - 0.44,
+                    str(light_numbers[tile]),
+                    fontsize=6,
+                    color="#6b6b6b",
+                    ha="left",
+                    va="bottom",
+                )
             if tile in dark_numbers and dark_numbers[tile] != light_numbers.get(tile):
-                axes.text(cx + 0.44, cy + 0.44, str(dark_numbers[tile]), fontsize=6,
-                          color="#8c510a", ha="right", va="top")
+                axes.text(
+                    cx + 0.44,
+                    cy + 0.44,
+                    str(dark_numbers[tile]),
+                    fontsize=6,
+                    color="#8c510a",
+                    ha="right",
+                    va="top",
+                )
     for tile in layout.rosettes:
-        axes.add_patch(Polygon(_star(_point(tile), 0.44, 0.2), closed=True, facecolor="none",
-                               edgecolor=_ROSETTE, linewidth=1.4,
-                               gid=f"rosette-{tile[0]}-{tile[1]}"))
+        axes.add_patch(
+            Polygon(
+                _star(_point(tile), 0.44, 0.2),
+                closed=True,
+                facecolor="none",
+                edgecolor=_ROSETTE,
+                linewidth=1.4,
+                gid=f"rosette-{tile[0]}-{tile[1]}",
+            )
+        )
 
     for side, pieces in ((LIGHT, layout.light), (DARK, layout.dark)):
         face, edge = _PIECE[side]
         for square, tile in pieces.items():
             center = _point(tile)
-            axes.add_patch(Circle(center, 0.33, facecolor=face, edgecolor=edge, linewidth=1.6,
-                                  zorder=3, gid=f"piece-{side}-{square}"))
-            axes.add_patch(Circle(center, 0.17, facecolor="none", edgecolor=edge,
-                                  linewidth=0.8, zorder=3))
+            axes.add_patch(
+                Circle(
+                    center,
+                    0.33,
+                    facecolor=face,
+                    edgecolor=edge,
+                    linewidth=1.6,
+                    zorder=3,
+                    gid=f"piece-{side}-{square}",
+                )
+            )
+            axes.add_patch(
+                Circle(center, 0.17, facecolor="none", edgecolor=edge, linewidth=0.8, zorder=3)
+            )
 
-    counts = {(LIGHT, "waiting"): layout.waiting[0], (DARK, "waiting"): layout.waiting[1],
-              (LIGHT, "off"): layout.borne_off[0], (DARK, "off"): layout.borne_off[1]}
+    counts = {
+        (LIGHT, "waiting"): layout.waiting[0],
+        (DARK, "waiting"): layout.waiting[1],
+        (LIGHT, "off"): layout.borne_off[0],
+        (DARK, "off"): layout.borne_off[1],
+    }
     shared_point = len(set(layout.piles.values())) < len(layout.piles)
     for (side, kind), (cx, cy) in layout.piles.items():
         face, edge = _PIECE[side]
         radius = 0.2 if shared_point else 0.26
         count = counts[(side, kind)]
-        axes.add_patch(Circle((cx, cy), radius, facecolor=face, edgecolor=edge, linewidth=1.2,
-                              alpha=1.0 if count else 0.35, zorder=3,
-                              gid=f"pile-{side}-{kind}"))
-        axes.text(cx, cy, str(count), ha="center", va="center", fontsize=8, fontweight="bold",
-                  color=_TEXT_ON[side], zorder=4, gid=f"count-{side}-{kind}")
+        axes.add_patch(
+            Circle(
+                (cx, cy),
+                radius,
+                facecolor=face,
+                edgecolor=edge,
+                linewidth=1.2,
+                alpha=1.0 if count else 0.35,
+                zorder=3,
+                gid=f"pile-{side}-{kind}",
+            )
+        )
+        axes.text(
+            cx,
+            cy,
+            str(count),
+            ha="center",
+            va="center",
+            fontsize=8,
+            fontweight="bold",
+            color=_TEXT_ON[side],
+            zorder=4,
+            gid=f"count-{side}-{kind}",
+        )
         outward = -1 if side == LIGHT else 1
-        axes.text(cx, cy + outward * (radius + 0.05), "to enter" if kind == "waiting" else "off",
-                  ha="center", va="top" if side == LIGHT else "bottom", fontsize=6, color="#444444")
+        axes.text(
+            cx,
+            cy + outward * (radius + 0.05),
+            "to enter" if kind == "waiting" else "off",
+            ha="center",
+            va="top" if side == LIGHT else "bottom",
+            fontsize=6,
+            color="#444444",
+        )
 
     def summary(side, index, to_move):
         on_board = len(layout.light if side == LIGHT else layout.dark)
         who = f"{side.capitalize()}{' (to move)' if to_move else ''}"
-        return (f"{who}: {on_board} on the board, {layout.waiting[index]} waiting, "
-                f"{layout.borne_off[index]} borne off")
+        return (
+            f"{who}: {on_board} on the board, {layout.waiting[index]} waiting, "
+            f"{layout.borne_off[index]} borne off"
+        )
 
-    axes.text(left + 0.1, 0.12, summary(LIGHT, 0, True), fontsize=8, va="center",
-              gid="summary-light")
-    axes.text(left + 0.1, 3.88, summary(DARK, 1, False), fontsize=8, va="center",
-              gid="summary-dark")
+    axes.text(
+        left + 0.1, 0.12, summary(LIGHT, 0, True), fontsize=8, va="center", gid="summary-light"
+    )
+    axes.text(
+        left + 0.1, 3.88, summary(DARK, 1, False), fontsize=8, va="center", gid="summary-dark"
+    )
     if layout.throw is not None:
-        axes.text(right - 0.1, 0.12, f"throw: {layout.throw}", fontsize=10, fontweight="bold",
-                  ha="right", va="center", gid="throw")
+        axes.text(
+            right - 0.1,
+            0.12,
+            f"throw: {layout.throw}",
+            fontsize=10,
+            fontweight="bold",
+            ha="right",
+            va="center",
+            gid="throw",
+        )
 
     n = len([m for m in layout.moves if m.move is not None])
     drawn = 0
@@ -392,24 +503,54 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True):
         size = max(abs(bx - ax), abs(by - ay)) or 1.0
         points[-1] = (bx - 0.2 * (bx - ax) / size, by - 0.2 * (by - ay) / size)
         colour = _BEST if mark.best else _MOVE
-        axes.add_patch(FancyArrowPatch(
-            path=DrawPath(points), arrowstyle="-|>", mutation_scale=13 if mark.best else 10,
-            linewidth=2.6 if mark.best else 1.3, color=colour, alpha=1.0 if mark.best else 0.85,
-            zorder=5, gid=f"move-{mark.gid}"))
+        axes.add_patch(
+            FancyArrowPatch(
+                path=DrawPath(points),
+                arrowstyle="-|>",
+                mutation_scale=13 if mark.best else 10,
+                linewidth=2.6 if mark.best else 1.3,
+                color=colour,
+                alpha=1.0 if mark.best else 0.85,
+                zorder=5,
+                gid=f"move-{mark.gid}",
+            )
+        )
         tx, ty = mark.route[-1]
-        axes.text(tx, ty + 0.3, mark.label, ha="center", va="center", fontsize=7,
-                  fontweight="bold" if mark.best else "normal", color=colour, zorder=6,
-                  bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.9,
-                            edgecolor=colour, linewidth=1.2 if mark.best else 0.6),
-                  gid=f"value-{mark.gid}")
+        axes.text(
+            tx,
+            ty + 0.3,
+            mark.label,
+            ha="center",
+            va="center",
+            fontsize=7,
+            fontweight="bold" if mark.best else "normal",
+            color=colour,
+            zorder=6,
+            bbox=dict(
+                boxstyle="round,pad=0.15",
+                facecolor="white",
+                alpha=0.9,
+                edgecolor=colour,
+                linewidth=1.2 if mark.best else 0.6,
+            ),
+            gid=f"value-{mark.gid}",
+        )
     if layout.moves:
-        text = "   ".join(f"{_describe(m, ruleset.length)}: {m.label}"
-                           + (" (best)" if m.best else "") for m in layout.moves)
+        text = "   ".join(
+            f"{_describe(m, ruleset.length)}: {m.label}" + (" (best)" if m.best else "")
+            for m in layout.moves
+        )
         if layout.moves[0].move is None:
             axes.text(left + 0.1, -0.45, text, fontsize=8, va="center", gid="value-pass")
         else:
-            axes.text(left + 0.1, -0.45, "win probability after each move:  " + text,
-                      fontsize=7, va="center", gid="move-list")
+            axes.text(
+                left + 0.1,
+                -0.45,
+                "win probability after each move:  " + text,
+                fontsize=7,
+                va="center",
+                gid="move-list",
+            )
     if layout.title:
         axes.set_title(layout.title, fontsize=11)
     return figure
@@ -424,14 +565,23 @@ def save_figure(figure, path) -> None:
     buffer = io.BytesIO()
     metadata = {"Date": None} if extension in (".svg", ".pdf") else {"Software": None}
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "gamegraph-ur"}):
-        figure.savefig(buffer, format=extension[1:], bbox_inches="tight", dpi=150,
-                       metadata=metadata)
+        figure.savefig(
+            buffer, format=extension[1:], bbox_inches="tight", dpi=150, metadata=metadata
+        )
     plt.close(figure)
     write_atomic(path, buffer.getvalue())
 
 
-def draw_board(ruleset, state, path, *, throw: int | None = None, move_values=None,
-               title: str | None = None, numbers: bool = True) -> BoardLayout:
+def draw_board(
+    ruleset,
+    state,
+    path,
+    *,
+    throw: int | None = None,
+    move_values=None,
+    title: str | None = None,
+    numbers: bool = True,
+) -> BoardLayout:
     """Draw a position to ``path`` (``.png``, ``.svg`` or ``.pdf``); returns its layout.
 
     The path is checked before anything is drawn, and the file is written atomically.

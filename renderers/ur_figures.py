@@ -43,15 +43,16 @@ _EDGE_STYLE = {
     "again": dict(color="#2166ac", penwidth="0.9"),
     "capture": dict(color="#d6604d", penwidth="0.9"),
     "move": dict(color="#00000055", penwidth="0.6"),
-    "pass": dict(color="#00000030", penwidth="0.5", style="dotted", constraint="false",
-                 arrowsize="0.3"),
+    "pass": dict(
+        color="#00000030", penwidth="0.5", style="dotted", constraint="false", arrowsize="0.3"
+    ),
 }
 
 
 def _colour(value: float) -> str:
     """Red (0) through white (1/2) to green (1), as a Graphviz colour."""
     v = min(max(float(value), 0.0), 1.0)
-    low, mid, high = (0xf4, 0xa5, 0x82), (0xff, 0xff, 0xff), (0x8f, 0xd1, 0x8a)
+    low, mid, high = (0xF4, 0xA5, 0x82), (0xFF, 0xFF, 0xFF), (0x8F, 0xD1, 0x8A)
     a, b, t = (low, mid, v * 2) if v < 0.5 else (mid, high, v * 2 - 1)
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
 
@@ -64,9 +65,9 @@ class GraphEdge:
     target: int
     passes: bool
     throws: tuple
-    weight: int           # chance of the throws, over graph.denominator
-    kind: str             # one of EDGE_KINDS
-    optimal: bool         # the optimal policy takes it on at least one throw
+    weight: int  # chance of the throws, over graph.denominator
+    kind: str  # one of EDGE_KINDS
+    optimal: bool  # the optimal policy takes it on at least one throw
 
 
 def _captures(before: UrState, after, passes: bool) -> bool:
@@ -98,8 +99,9 @@ def graph_edges(solution) -> list[GraphEdge]:
         k = int(options[j])
         s, t, passes = int(sources[j]), int(graph.option_target[j]), bool(graph.option_passes[j])
         throw = throws[k - int(graph.outcome_ptr[s])]
-        entry = groups.setdefault((s, t, passes), {
-            "outcomes": {}, "move": int(graph.option_move[j]), "optimal": False})
+        entry = groups.setdefault(
+            (s, t, passes), {"outcomes": {}, "move": int(graph.option_move[j]), "optimal": False}
+        )
         entry["outcomes"][k] = throw
         entry["optimal"] |= int(choice[k]) == j - int(graph.option_ptr[k])
     states = graph.states
@@ -117,9 +119,17 @@ def graph_edges(solution) -> list[GraphEdge]:
         else:
             kind = "move"
         outcomes = entry["outcomes"]
-        edges.append(GraphEdge(s, t, passes, tuple(sorted(outcomes.values())),
-                               int(sum(int(graph.outcome_weight[k]) for k in outcomes)),
-                               kind, entry["optimal"]))
+        edges.append(
+            GraphEdge(
+                s,
+                t,
+                passes,
+                tuple(sorted(outcomes.values())),
+                int(sum(int(graph.outcome_weight[k]) for k in outcomes)),
+                kind,
+                entry["optimal"],
+            )
+        )
     edges.sort(key=lambda e: (e.source, e.throws))
     return edges
 
@@ -128,8 +138,11 @@ def progress(state, length: int) -> int:
     """Squares walked by both sides (a piece borne off counts ``length + 1``)."""
     if state == WIN:
         return -1
-    return (sum(state.mover) + sum(state.opponent)
-            + (length + 1) * (state.mover_off + state.opponent_off))
+    return (
+        sum(state.mover)
+        + sum(state.opponent)
+        + (length + 1) * (state.mover_off + state.opponent_off)
+    )
 
 
 def graph_dot(solution, *, title: str | None = None, digits: int = 3) -> str:
@@ -169,17 +182,33 @@ def graph_dot(solution, *, title: str | None = None, digits: int = 3) -> str:
     if graph.n_states > MAX_DRAWN_STATES:
         raise InvalidArgumentError(
             f"{graph.n_states} positions is too many to draw (at most {MAX_DRAWN_STATES}); "
-            "draw the one-piece game or an endgame (Ur(..., start=...))")
+            "draw the one-piece game or an endgame (Ur(..., start=...))"
+        )
     values = np.asarray(solution.values, dtype=float)
     length = ruleset.length
     dot_graph = graphviz.Digraph(name=graph.rules.name.replace("-", "_"))
-    dot_graph.attr(rankdir="TB", nodesep="0.12", ranksep="0.55", fontname="Helvetica",
-                   outputorder="edgesfirst", newrank="true")
+    dot_graph.attr(
+        rankdir="TB",
+        nodesep="0.12",
+        ranksep="0.55",
+        fontname="Helvetica",
+        outputorder="edgesfirst",
+        newrank="true",
+    )
     if title:
         dot_graph.attr(label=title, labelloc="t", fontsize="24")
-    dot_graph.attr("node", shape="box", style="rounded,filled", fontname="Helvetica",
-                   fontsize="9", height="0.3", width="0.4", margin="0.04,0.02",
-                   color="#777777", penwidth="0.6")
+    dot_graph.attr(
+        "node",
+        shape="box",
+        style="rounded,filled",
+        fontname="Helvetica",
+        fontsize="9",
+        height="0.3",
+        width="0.4",
+        margin="0.04,0.02",
+        color="#777777",
+        penwidth="0.6",
+    )
     dot_graph.attr("edge", arrowsize="0.4")
 
     by_rank = defaultdict(list)
@@ -191,21 +220,30 @@ def graph_dot(solution, *, title: str | None = None, digits: int = 3) -> str:
             for i in by_rank[rank]:
                 state = graph.states[i]
                 if state == WIN:
-                    row.node(f"n{i}", "WIN", fillcolor="#1a9850", fontcolor="white",
-                             fontsize="14", tooltip="the mover has borne off every piece")
+                    row.node(
+                        f"n{i}",
+                        "WIN",
+                        fillcolor="#1a9850",
+                        fontcolor="white",
+                        fontsize="14",
+                        tooltip="the mover has borne off every piece",
+                    )
                     continue
-                attributes = dict(fillcolor=_colour(values[i]),
-                                  tooltip=f"mover wins {values[i]:.6f}")
+                attributes = dict(
+                    fillcolor=_colour(values[i]), tooltip=f"mover wins {values[i]:.6f}"
+                )
                 if i == graph.start:
                     attributes.update(color="#000000", penwidth="2")
-                row.node(f"n{i}", f"{format_position(state)}\\n{values[i]:.{digits}f}",
-                         **attributes)
+                row.node(
+                    f"n{i}", f"{format_position(state)}\\n{values[i]:.{digits}f}", **attributes
+                )
     for edge in graph_edges(solution):
         attributes = dict(_EDGE_STYLE[edge.kind])
         if not edge.optimal:
             attributes["style"] = "dashed"
-        attributes["tooltip"] = (f"throw {','.join(map(str, edge.throws))}: "
-                                 f"{edge.weight}/{graph.denominator}")
+        attributes["tooltip"] = (
+            f"throw {','.join(map(str, edge.throws))}: {edge.weight}/{graph.denominator}"
+        )
         dot_graph.edge(f"n{edge.source}", f"n{edge.target}", **attributes)
     return dot_graph.source
 
@@ -265,7 +303,7 @@ def borne_off_map(table) -> BorneOffMap:
         for b in range(pieces):
             try:
                 empty[a, b] = table.value(UrState((), a, (), b))
-            except InvalidArgumentError:      # not reachable under these rules
+            except InvalidArgumentError:  # not reachable under these rules
                 pass
     _, mover_off, _, opponent_off = decode(np.asarray(table.codes), ruleset.length)
     cell = np.asarray(mover_off) * pieces + np.asarray(opponent_off)
@@ -276,9 +314,10 @@ def borne_off_map(table) -> BorneOffMap:
     return BorneOffMap(ruleset.name, pieces, empty, mean, count)
 
 
-def borne_off_figure(bmap: BorneOffMap, *, average: bool = True, title: str | None = None,
-                     digits: int = 3):
-    """matplotlib heatmap(s) of a :class:`BorneOffMap`, each cell written with its value.
+def borne_off_figure(
+    bmap: BorneOffMap, *, average: bool = True, title: str | None = None, digits: int = 3
+):
+    """Matplotlib heatmap(s) of a :class:`BorneOffMap`, each cell written with its value.
 
     One panel for the empty-board positions, and with ``average`` a second for the mean
     over all positions. Cell texts carry the ids ``empty-a-b`` / ``mean-a-b`` in SVG.
@@ -293,19 +332,38 @@ def borne_off_figure(bmap: BorneOffMap, *, average: bool = True, title: str | No
         panels.append(("mean", bmap.mean, "average over all positions"))
     n = bmap.pieces
     size = 1.2 + 0.75 * n
-    figure, axes = plt.subplots(1, len(panels), figsize=(size * len(panels) + 1.2, size + 0.6),
-                                constrained_layout=True, squeeze=False)
+    figure, axes = plt.subplots(
+        1,
+        len(panels),
+        figsize=(size * len(panels) + 1.2, size + 0.6),
+        constrained_layout=True,
+        squeeze=False,
+    )
     image = None
     for ax, (name, grid, caption) in zip(axes[0], panels):
-        image = ax.imshow(grid.T, origin="lower", cmap="RdBu", vmin=0, vmax=1,
-                          extent=(-0.5, n - 0.5, -0.5, n - 0.5), interpolation="nearest")
+        image = ax.imshow(
+            grid.T,
+            origin="lower",
+            cmap="RdBu",
+            vmin=0,
+            vmax=1,
+            extent=(-0.5, n - 0.5, -0.5, n - 0.5),
+            interpolation="nearest",
+        )
         for a in range(n):
             for b in range(n):
                 if np.isfinite(grid[a, b]):
                     v = grid[a, b]
-                    ax.text(a, b, f"{v:.{digits}f}", ha="center", va="center", fontsize=9,
-                            color="white" if abs(v - 0.5) > 0.3 else "black",
-                            gid=f"{name}-{a}-{b}")
+                    ax.text(
+                        a,
+                        b,
+                        f"{v:.{digits}f}",
+                        ha="center",
+                        va="center",
+                        fontsize=9,
+                        color="white" if abs(v - 0.5) > 0.3 else "black",
+                        gid=f"{name}-{a}-{b}",
+                    )
         ax.set_xticks(range(n))
         ax.set_yticks(range(n))
         ax.set_xlabel("mover's pieces borne off")
@@ -334,22 +392,45 @@ def borne_off_page(bmap: BorneOffMap, *, title: str | None = None) -> str:
 
     n = bmap.pieces
     title = title or f"Ur ({bmap.rules}, {n} pieces): win probability by pieces borne off"
-    figure = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
-        "board empty, other pieces waiting", "average over all positions"))
+    figure = make_subplots(
+        rows=1,
+        cols=2,
+        horizontal_spacing=0.12,
+        subplot_titles=("board empty, other pieces waiting", "average over all positions"),
+    )
     axis = list(range(n))
     for col, grid in ((1, bmap.empty), (2, bmap.mean)):
-        z = [[None if not np.isfinite(grid[a, b]) else round(float(grid[a, b]), 10)
-              for a in axis] for b in axis]
-        figure.add_trace(go.Heatmap(
-            x=axis, y=axis, z=z, zmin=0, zmax=1, colorscale="RdBu", showscale=col == 1,
-            text=[[("" if v is None else f"{v:.3f}") for v in row] for row in z],
-            texttemplate="%{text}", customdata=bmap.count.T.tolist(),
-            hovertemplate="mover off %{x} · opponent off %{y}<br>win probability %{z:.6f}"
-                          + ("<br>over %{customdata} positions" if col == 2 else "")
-                          + "<extra></extra>"), row=1, col=col)
+        z = [
+            [None if not np.isfinite(grid[a, b]) else round(float(grid[a, b]), 10) for a in axis]
+            for b in axis
+        ]
+        figure.add_trace(
+            go.Heatmap(
+                x=axis,
+                y=axis,
+                z=z,
+                zmin=0,
+                zmax=1,
+                colorscale="RdBu",
+                showscale=col == 1,
+                text=[[("" if v is None else f"{v:.3f}") for v in row] for row in z],
+                texttemplate="%{text}",
+                customdata=bmap.count.T.tolist(),
+                hovertemplate="mover off %{x} · opponent off %{y}<br>win probability %{z:.6f}"
+                + ("<br>over %{customdata} positions" if col == 2 else "")
+                + "<extra></extra>",
+            ),
+            row=1,
+            col=col,
+        )
         figure.update_xaxes(title_text="mover's pieces borne off", dtick=1, row=1, col=col)
-        figure.update_yaxes(title_text="opponent's pieces borne off", dtick=1, row=1, col=col,
-                            scaleanchor=f"x{col if col > 1 else ''}")
+        figure.update_yaxes(
+            title_text="opponent's pieces borne off",
+            dtick=1,
+            row=1,
+            col=col,
+            scaleanchor=f"x{col if col > 1 else ''}",
+        )
     figure.update_layout(title=title, width=900, height=480)
     return figure.to_html(include_plotlyjs=True, full_html=True, div_id="ur-borne-off")
 

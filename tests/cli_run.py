@@ -12,6 +12,6 @@ def run(argv, capsys):
     out = io.StringIO()
     try:
         status = main([str(a) for a in argv], out=out)
-    except SystemExit as stop:          # argparse errors
+    except SystemExit as stop:  # argparse errors
         status = stop.code
     return status, out.getvalue(), capsys.readouterr().err

@@ -42,8 +42,7 @@ class UrEndgameA(Rules):
 
     def outcomes(self, state):
         win = Option("lost", move=1, passes=True) if self.win_passes else Option("won", move=1)
-        return [Outcome(F(1, 4), (win,)),
-                Outcome(F(3, 4), (Option("A", move=0, passes=True),))]
+        return [Outcome(F(1, 4), (win,)), Outcome(F(3, 4), (Option("A", move=0, passes=True),))]
 
 
 class UrEndgameB(Rules):
@@ -63,12 +62,16 @@ class UrEndgameB(Rules):
 
     def outcomes(self, state):
         if state == "G":
-            return [Outcome(F(3, 8), (Option("won", move=2),)),
-                    Outcome(F(1, 4), (Option("A", move=1),)),
-                    Outcome(F(3, 8), (Option("R", move=0, passes=True),))]
+            return [
+                Outcome(F(3, 8), (Option("won", move=2),)),
+                Outcome(F(1, 4), (Option("A", move=1),)),
+                Outcome(F(3, 8), (Option("R", move=0, passes=True),)),
+            ]
         if state == "R":
-            return [Outcome(F(1, 4), (Option("won", move=1),)),
-                    Outcome(F(3, 4), (Option("G", move=0, passes=True),))]
+            return [
+                Outcome(F(1, 4), (Option("won", move=1),)),
+                Outcome(F(3, 4), (Option("G", move=0, passes=True),)),
+            ]
         return UrEndgameA().outcomes(state)
 
 
@@ -139,9 +142,11 @@ class Reroll(Rules):
 
     def outcomes(self, state):
         third = F(1, 3)
-        return [Outcome(third, (Option("win", move=2),)),
-                Outcome(third, ()),
-                Outcome(third, (Option("S", move=self.REROLL), Option("prize", move=self.ACCEPT)))]
+        return [
+            Outcome(third, (Option("win", move=2),)),
+            Outcome(third, ()),
+            Outcome(third, (Option("S", move=self.REROLL), Option("prize", move=self.ACCEPT))),
+        ]
 
 
 class Duel(Rules):
@@ -157,9 +162,11 @@ class Duel(Rules):
         return F(1) if state == "won" else None
 
     def outcomes(self, state):
-        return [Outcome(F(1, 3), (Option("won", move=1),)),
-                Outcome(F(1, 6), ()),
-                Outcome(F(1, 2), (Option("D", move=0, passes=True),))]
+        return [
+            Outcome(F(1, 3), (Option("won", move=1),)),
+            Outcome(F(1, 6), ()),
+            Outcome(F(1, 2), (Option("D", move=0, passes=True),)),
+        ]
 
 
 class Stall(Rules):
@@ -223,11 +230,24 @@ class RandomGame(Rules):
         return self.table[state]
 
 
-TOYS = SimpleNamespace(UrEndgameA=UrEndgameA, UrEndgameB=UrEndgameB, Piglet=Piglet,
-                       Reroll=Reroll, Duel=Duel, Stall=Stall, RandomGame=RandomGame)
+TOYS = SimpleNamespace(
+    UrEndgameA=UrEndgameA,
+    UrEndgameB=UrEndgameB,
+    Piglet=Piglet,
+    Reroll=Reroll,
+    Duel=Duel,
+    Stall=Stall,
+    RandomGame=RandomGame,
+)
 
-PIGLET_VALUES = {(0, 0, 0): F(4, 7), (0, 0, 1): F(5, 7), (0, 1, 0): F(2, 5),
-                 (0, 1, 1): F(3, 5), (1, 0, 0): F(4, 5), (1, 1, 0): F(2, 3)}
+PIGLET_VALUES = {
+    (0, 0, 0): F(4, 7),
+    (0, 0, 1): F(5, 7),
+    (0, 1, 0): F(2, 5),
+    (0, 1, 1): F(3, 5),
+    (1, 0, 0): F(4, 5),
+    (1, 1, 0): F(2, 3),
+}
 
 # (id, rules factory, exact values of non-terminal states derived by hand)
 CYCLIC_CASES = [
@@ -273,12 +293,15 @@ def jackpot_optimum(jackpot_graph):
 @pytest.fixture(scope="session")
 def jackpot_policies(jackpot_graph):
     """The six agents as policies, by name."""
-    return {name: Policy.from_agent(jackpot_graph, agent, name=name)
-            for name, agent in AGENTS.items()}
+    return {
+        name: Policy.from_agent(jackpot_graph, agent, name=name) for name, agent in AGENTS.items()
+    }
 
 
 @pytest.fixture(scope="session")
 def jackpot_agent_values(jackpot_graph, jackpot_policies):
     """Exact evaluation of each agent, by name."""
-    return {name: evaluate(jackpot_graph, policy, exact=True)
-            for name, policy in jackpot_policies.items()}
+    return {
+        name: evaluate(jackpot_graph, policy, exact=True)
+        for name, policy in jackpot_policies.items()
+    }

@@ -13,8 +13,14 @@ from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
 
 # The reference README's calculated percentages, typed in here rather than read from the
 # library's own table.
-PUBLISHED = {"min": "1.3306", "max": "4.7706", "first": "1.3105", "last": "5.2248",
-             "hilo": "7.9855", "hilo2": "7.9855"}
+PUBLISHED = {
+    "min": "1.3306",
+    "max": "4.7706",
+    "first": "1.3105",
+    "last": "5.2248",
+    "hilo": "7.9855",
+    "hilo2": "7.9855",
+}
 OPTIMAL_WIN = Fraction(14103327415, 176319369216)
 
 
@@ -29,8 +35,7 @@ def rows(graph):
 
 
 def test_seven_rows_in_order(rows):
-    assert [row.name for row in rows] == ["min", "max", "first", "last", "hilo", "hilo2",
-                                          "optimal"]
+    assert [row.name for row in rows] == ["min", "max", "first", "last", "hilo", "hilo2", "optimal"]
     assert all(isinstance(row, PolicyResult) and isinstance(row.win, Fraction) for row in rows)
 
 
@@ -48,7 +53,7 @@ def test_percentages_match_the_published_figures(rows):
     shown = {row.name: f"{row.percent:.4f}" for row in rows}
     assert {k: v for k, v in shown.items() if k != "optimal"} == PUBLISHED == PUBLISHED_PERCENT
     assert shown["optimal"] == "7.9987"
-    assert all(rows[-1].win > row.win for row in rows[:-1])   # the optimum beats every agent
+    assert all(rows[-1].win > row.win for row in rows[:-1])  # the optimum beats every agent
 
 
 def test_as_dict(rows):

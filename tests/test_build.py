@@ -9,8 +9,15 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from gamegraph import (InvalidArgumentError, InvalidRulesError, Option, Outcome, Rules,
-                       StateGraph, build)
+from gamegraph import (
+    InvalidArgumentError,
+    InvalidRulesError,
+    Option,
+    Outcome,
+    Rules,
+    StateGraph,
+    build,
+)
 from gamegraph.games.jackpot import Jackpot
 from gamegraph.graph import expand_ranges
 
@@ -37,8 +44,11 @@ def check_layout(graph: StateGraph):
     assert (np.diff(graph.option_ptr) >= 0).all()
     assert (graph.outcome_weight > 0).all()
     assert ((0 <= graph.option_target) & (graph.option_target < n)).all()
-    per_state = np.add.reduceat(graph.outcome_weight, graph.outcome_ptr[:-1][~graph.terminal]) \
-        if (~graph.terminal).any() else np.array([])
+    per_state = (
+        np.add.reduceat(graph.outcome_weight, graph.outcome_ptr[:-1][~graph.terminal])
+        if (~graph.terminal).any()
+        else np.array([])
+    )
     # every state that plays has outcomes whose weights sum to the denominator exactly
     assert (per_state == graph.denominator).all()
     assert (np.diff(graph.outcome_ptr)[graph.terminal] == 0).all()
@@ -108,7 +118,7 @@ def test_start_roll_classes_match_the_reference(jackpot_graph):
 @pytest.mark.parametrize("cells", range(1, 7))
 def test_small_boards_have_binomial_layers(cells):
     g = build(Jackpot(cells=cells))
-    assert g.n_states == 2 ** cells
+    assert g.n_states == 2**cells
     assert g.layer_counts() == [math.comb(cells, k) for k in range(cells + 1)]
     check_layout(g)
 
@@ -140,8 +150,13 @@ def test_options_keep_the_rules_order_and_flags(toys):
             continue
         outcomes = rules.outcomes(state)
         assert [g.probability(k) for k in g.outcomes_of(i)] == [o.probability for o in outcomes]
-        got = [[(g.states[g.option_target[j]], int(g.option_move[j]), bool(g.option_passes[j]))
-                for j in g.options_of(k)] for k in g.outcomes_of(i)]
+        got = [
+            [
+                (g.states[g.option_target[j]], int(g.option_move[j]), bool(g.option_passes[j]))
+                for j in g.options_of(k)
+            ]
+            for k in g.outcomes_of(i)
+        ]
         assert got == [[(o.target, o.move, o.passes) for o in out.options] for out in outcomes]
 
 
@@ -178,13 +193,17 @@ class _Weights(Rules):
         return f"<{state}>"
 
 
-@pytest.mark.parametrize("probabilities", [
-    (F(1, 2), F(1, 4)),            # sums to 3/4
-    (F(1, 2), F(3, 4)),            # sums to 5/4
-    (F(1), F(0)),                  # a zero-probability outcome
-    (F(3, 2), F(-1, 2)),           # a negative one
-    (),                            # no outcomes at all
-], ids=["under", "over", "zero", "negative", "empty"])
+@pytest.mark.parametrize(
+    "probabilities",
+    [
+        (F(1, 2), F(1, 4)),  # sums to 3/4
+        (F(1, 2), F(3, 4)),  # sums to 5/4
+        (F(1), F(0)),  # a zero-probability outcome
+        (F(3, 2), F(-1, 2)),  # a negative one
+        (),  # no outcomes at all
+    ],
+    ids=["under", "over", "zero", "negative", "empty"],
+)
 @pytest.mark.parametrize("where", ["start", "later"])
 def test_bad_probabilities_are_rejected(probabilities, where):
     with pytest.raises(InvalidRulesError, match=f"<{where}>"):
@@ -236,8 +255,15 @@ def test_games_without_layers_refuse_layer_counts(toys):
 def test_build_is_deterministic():
     a, b = build(Jackpot(cells=5)), build(Jackpot(cells=5))
     assert a.states == b.states
-    for name in ("outcome_ptr", "outcome_weight", "option_ptr", "option_target", "option_move",
-                 "option_passes", "terminal"):
+    for name in (
+        "outcome_ptr",
+        "outcome_weight",
+        "option_ptr",
+        "option_target",
+        "option_move",
+        "option_passes",
+        "terminal",
+    ):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
@@ -256,7 +282,7 @@ def test_derived_arrays(jackpot_graph):
 def test_expand_ranges_matches_concatenated_ranges(seed):
     rng = np.random.default_rng(seed)
     starts = rng.integers(0, 50, size=20)
-    stops = starts + rng.integers(0, 4, size=20)   # some ranges empty
+    stops = starts + rng.integers(0, 4, size=20)  # some ranges empty
     expected = [x for a, b in zip(starts, stops) for x in range(a, b)]
     assert expand_ranges(starts, stops).tolist() == expected
 

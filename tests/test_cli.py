@@ -18,15 +18,22 @@ import sys
 from fractions import Fraction
 
 import pytest
-
 from cli_run import run
-from gamegraph.cli import MAX_GAMES, build_parser, main
 from dot_source import board, parse_dot
+
+from gamegraph.cli import MAX_GAMES, build_parser, main
 
 AGENT_NAMES = ["min", "max", "first", "last", "hilo", "hilo2", "optimal"]
 # The reference README's calculated win percentages (four decimals); the optimum is ours.
-PUBLISHED = {"min": "1.3306", "max": "4.7706", "first": "1.3105", "last": "5.2248",
-             "hilo": "7.9855", "hilo2": "7.9855", "optimal": "7.9987"}
+PUBLISHED = {
+    "min": "1.3306",
+    "max": "4.7706",
+    "first": "1.3105",
+    "last": "5.2248",
+    "hilo": "7.9855",
+    "hilo2": "7.9855",
+    "optimal": "7.9987",
+}
 HILO_WIN = Fraction(660001525, 8264970432)
 OPTIMAL_WIN = Fraction(14103327415, 176319369216)
 
@@ -69,7 +76,7 @@ def test_analyse_text_lists_every_policy_with_published_percentages(analyse_text
     assert list(rows) == AGENT_NAMES
     assert {name: percent for name, (_, percent) in rows.items()} == PUBLISHED
     for win, percent in rows.values():
-        assert f"{100 * float(win):.4f}" == percent   # the fraction printed is the percentage
+        assert f"{100 * float(win):.4f}" == percent  # the fraction printed is the percentage
     assert rows["hilo"][0] == HILO_WIN
     assert rows["optimal"][0] == OPTIMAL_WIN
     assert "512 positions" in analyse_text
@@ -90,32 +97,42 @@ def test_analyse_json_maps_each_policy_to_exact_win_and_percent(analyse_json):
     assert agents["hilo"]["win"] == "660001525/8264970432"
     assert agents["hilo2"]["win"] == agents["hilo"]["win"]
     assert Fraction(agents["optimal"]["win"]) == OPTIMAL_WIN
-    assert all(Fraction(agents["optimal"]["win"]) > Fraction(row["win"])
-               for name, row in agents.items() if name != "optimal")
+    assert all(
+        Fraction(agents["optimal"]["win"]) > Fraction(row["win"])
+        for name, row in agents.items()
+        if name != "optimal"
+    )
 
 
 def test_python_dash_m_entry_point(tmp_path, analyse_json):
     """The real command, in its own process, away from the source tree."""
-    run_ = subprocess.run([sys.executable, "-m", "gamegraph", "jackpot", "analyse",
-                           "--format", "json"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120)
+    run_ = subprocess.run(
+        [sys.executable, "-m", "gamegraph", "jackpot", "analyse", "--format", "json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run_.returncode == 0, run_.stderr
     assert run_.stderr == ""
     assert json.loads(run_.stdout)["agents"]["hilo"]["win"] == "660001525/8264970432"
-    assert run_.stdout == analyse_json          # same output as in-process
-    assert listing(tmp_path) == []              # analyse writes no files
+    assert run_.stdout == analyse_json  # same output as in-process
+    assert listing(tmp_path) == []  # analyse writes no files
 
 
 def test_analyse_works_without_the_graphviz_package(tmp_path):
     """graphviz is an optional (render) dependency: commands that draw nothing must not need
     it, and ``graph`` must say what is missing instead of failing with a traceback."""
-    code = ("import sys; sys.modules['graphviz'] = None\n"
-            "from gamegraph.cli import main\n"
-            "status = main(['jackpot', 'analyse'])\n"
-            "assert status == 0, status\n"
-            "sys.exit(main(['jackpot', 'graph', '-o', 'g.dot']))\n")
-    run_ = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120)
+    code = (
+        "import sys; sys.modules['graphviz'] = None\n"
+        "from gamegraph.cli import main\n"
+        "status = main(['jackpot', 'analyse'])\n"
+        "assert status == 0, status\n"
+        "sys.exit(main(['jackpot', 'graph', '-o', 'g.dot']))\n"
+    )
+    run_ = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert run_.returncode == 2, run_.stderr
     assert "7.9855" in run_.stdout
     assert run_.stderr.count("\n") == 1 and "pip install graphviz" in run_.stderr
@@ -144,7 +161,7 @@ def test_simulate_json_is_reproducible_and_brackets_the_exact_value(capsys):
     assert first["wins"] == int(first["wins"]) == round(first["estimate"] * 200_000)
 
     status, out, _ = run(argv[:-4] + ["--seed", "8", "--format", "json"], capsys)
-    assert status == 0 and json.loads(out)["wins"] != first["wins"]   # the seed is used
+    assert status == 0 and json.loads(out)["wins"] != first["wins"]  # the seed is used
 
 
 @pytest.mark.parametrize("seed", [1, 3])
@@ -155,10 +172,13 @@ def test_simulate_text_is_reproducible_and_reports_the_interval_honestly(seed, c
     status, out, err = run(argv, capsys)
     assert status == 0 and err == ""
     status, again, _ = run(argv, capsys)
-    assert out.splitlines()[0] == again.splitlines()[0]   # the second line holds timings
-    match = re.match(r"optimal: won ([\d,]+) of 100,000 games = ([\d.]+) % "
-                     r"\(95 % interval ([\d.]+) \.\. ([\d.]+) %\)\n"
-                     rf"exact 7\.9987 % \((inside|OUTSIDE) the interval\); seed {seed};", out)
+    assert out.splitlines()[0] == again.splitlines()[0]  # the second line holds timings
+    match = re.match(
+        r"optimal: won ([\d,]+) of 100,000 games = ([\d.]+) % "
+        r"\(95 % interval ([\d.]+) \.\. ([\d.]+) %\)\n"
+        rf"exact 7\.9987 % \((inside|OUTSIDE) the interval\); seed {seed};",
+        out,
+    )
     assert match, out
     wins, percent, low, high, where = match.groups()
     assert f"{int(wins.replace(',', '')) / 1000:.4f}" == percent
@@ -168,8 +188,10 @@ def test_simulate_text_is_reproducible_and_reports_the_interval_honestly(seed, c
         assert inside
 
 
-@pytest.mark.parametrize("text, games", [("1", 1), ("2_500", 2500), ("2,500", 2500),
-                                         ("1e3", 1000), (str(MAX_GAMES), MAX_GAMES)])
+@pytest.mark.parametrize(
+    "text, games",
+    [("1", 1), ("2_500", 2500), ("2,500", 2500), ("1e3", 1000), (str(MAX_GAMES), MAX_GAMES)],
+)
 def test_games_accepts_whole_numbers_in_several_spellings(text, games):
     args = build_parser().parse_args(["jackpot", "simulate", "--games", text])
     assert args.games == games
@@ -178,8 +200,12 @@ def test_games_accepts_whole_numbers_in_several_spellings(text, games):
 # ---------------------------------------------------------------------------
 # graph
 # ---------------------------------------------------------------------------
-MAGIC = {".dot": b"digraph jackpot {", ".svg": b"<svg", ".png": b"\x89PNG\r\n\x1a\n",
-         ".pdf": b"%PDF-"}
+MAGIC = {
+    ".dot": b"digraph jackpot {",
+    ".svg": b"<svg",
+    ".png": b"\x89PNG\r\n\x1a\n",
+    ".pdf": b"%PDF-",
+}
 
 
 @pytest.mark.parametrize("name", ["g.dot", "g.svg", "g.png", "g.pdf", "G.PNG"])
@@ -190,7 +216,7 @@ def test_graph_writes_each_format(name, tmp_path, capsys):
     status, out, err = run(["jackpot", "graph", "--agent", "first", "-o", path], capsys)
     assert status == 0, err
     assert out == f"wrote {path}\n"
-    assert listing(tmp_path) == [name]           # no temporary file left
+    assert listing(tmp_path) == [name]  # no temporary file left
     data = path.read_bytes()
     magic = MAGIC[path.suffix.lower()]
     if magic == b"<svg":
@@ -224,15 +250,15 @@ def test_graph_layers_default_is_hilo_with_safe_ids_and_a_box_per_layer(tmp_path
     assert len(nodes) == 512 and ids == set(nodes)
     labels = sorted(nodes.values(), key=lambda x: board(x))
     assert labels[0] == "START" and labels[-1] == "WIN"
-    assert sorted(board(x) for x in labels) == list(range(512))   # no two nodes merged
+    assert sorted(board(x) for x in labels) == list(range(512))  # no two nodes merged
     for layer in range(10):
         assert f"subgraph cluster_layer{layer} {{" in source
         assert f'label="Layer {layer}"' in source
     assert "Jackpot: hilo (7.9855 % wins)" in source
     for s, t, attributes in edges:
         a, b = board(nodes[s]), board(nodes[t])
-        assert a & b == a and bin(b - a).count("1") == 1    # one more cell flipped
-        assert "label" not in attributes                    # plain edges in this style
+        assert a & b == a and bin(b - a).count("1") == 1  # one more cell flipped
+        assert "label" not in attributes  # plain edges in this style
 
 
 def test_graph_moves_with_counts_and_reach(tmp_path, capsys):
@@ -247,7 +273,7 @@ def test_graph_moves_with_counts_and_reach(tmp_path, capsys):
         assert match, attributes
         cell, count = int(match.group(1)), int(match.group(2))
         a, b = board(nodes[s]), board(nodes[t])
-        assert b - a == 1 << (cell - 1)                     # the label is the cell flipped
+        assert b - a == 1 << (cell - 1)  # the label is the cell flipped
         cells.add(cell)
         if a == 0:
             from_start[cell] = count
@@ -267,7 +293,7 @@ def test_graph_moves_with_counts_and_reach(tmp_path, capsys):
     reach = {board(label): label.split("\n")[1] for label in nodes.values()}
     assert reach[0] == "1.0000"
     assert reach[511] == f"{float(HILO_WIN):.4f}" == "0.0799"
-    assert reach[256] == f"{4 / 36:.4f}"                    # flip 9 first: 4 rolls in 36
+    assert reach[256] == f"{4 / 36:.4f}"  # flip 9 first: 4 rolls in 36
     assert all(0 < float(p) <= 1 for p in reach.values())
 
 
@@ -275,8 +301,7 @@ def test_graph_probability_weights(tmp_path, capsys):
     source = graph_dot(tmp_path, capsys, "--weights", "probability")
     node_attributes, edges = parse_dot(source)
     nodes = label_of(node_attributes)
-    start_labels = sorted(attributes["label"] for s, _, attributes in edges
-                          if nodes[s] == "START")
+    start_labels = sorted(attributes["label"] for s, _, attributes in edges if nodes[s] == "START")
     expected = sorted(f"{n / 36:.3f}" for n in (4, 5, 6, 9, 5, 1, 2, 3, 1))
     assert start_labels == expected
 
@@ -302,8 +327,9 @@ def test_graph_diff_marks_lost_value_red_and_better_moves_dashed_green(tmp_path,
     assert sorted((board(nodes[s]), board(nodes[t])) for s, t in green) == expected_green
     assert len(red) == int(comparison.edge_mask(policy.chain(graph)).sum())
     # A red edge is a move HiLo makes; a green one is a move it should have made instead.
-    hilo_edges = {(board(nodes[s]), board(nodes[t])) for s, t, a in edges
-                  if a.get("color") != "#2ca02c"}
+    hilo_edges = {
+        (board(nodes[s]), board(nodes[t])) for s, t, a in edges if a.get("color") != "#2ca02c"
+    }
     assert {(board(nodes[s]), board(nodes[t])) for s, t in red} <= hilo_edges
     # Red boxes: the positions where HiLo gives something up.
     red_nodes = {i for i, a in node_attributes.items() if a.get("color") == "#d62728"}
@@ -313,7 +339,7 @@ def test_graph_diff_marks_lost_value_red_and_better_moves_dashed_green(tmp_path,
 def test_graph_optimal_agent(tmp_path, capsys):
     source = graph_dot(tmp_path, capsys, "--agent", "optimal", "--diff")
     assert "Jackpot: optimal (7.9987 % wins)" in source
-    assert "#d62728" not in source and "#2ca02c" not in source   # nothing to improve
+    assert "#d62728" not in source and "#2ca02c" not in source  # nothing to improve
 
 
 # ---------------------------------------------------------------------------
@@ -324,8 +350,11 @@ SIMULATE = ["jackpot", "simulate", "--games"]
 ACCEPTED_GAMES = ["1 to 1,000,000,000"]
 
 BAD = [
-    ("unknown agent", GRAPH + ["--agent", "nobody", "-o", "g.dot"],
-     ["min", "max", "first", "last", "hilo", "hilo2", "optimal"]),
+    (
+        "unknown agent",
+        GRAPH + ["--agent", "nobody", "-o", "g.dot"],
+        ["min", "max", "first", "last", "hilo", "hilo2", "optimal"],
+    ),
     ("unknown style", GRAPH + ["--style", "boxes", "-o", "g.dot"], ["layers", "moves"]),
     ("unknown weights", GRAPH + ["--weights", "odds", "-o", "g.dot"], ["count", "probability"]),
     ("gif", GRAPH + ["-o", "g.gif"], [".gif", ".dot", ".png", ".svg", ".pdf"]),
@@ -343,18 +372,23 @@ BAD = [
     ("overflowing games", SIMULATE + ["1e400"], ACCEPTED_GAMES),
     ("nan games", SIMULATE + ["nan"], ACCEPTED_GAMES),
     ("negative seed", ["jackpot", "simulate", "--games", "10", "--seed", "-1"], [">= 0"]),
-    ("fractional seed", ["jackpot", "simulate", "--games", "10", "--seed", "1.5"],
-     ["whole number"]),
+    (
+        "fractional seed",
+        ["jackpot", "simulate", "--games", "10", "--seed", "1.5"],
+        ["whole number"],
+    ),
     ("unknown format", ["jackpot", "analyse", "--format", "xml"], ["text", "json"]),
     ("unknown command", ["jackpot", "play"], ["analyse", "simulate", "graph"]),
     ("unknown game", ["chess"], ["jackpot"]),
 ]
 
 
-@pytest.mark.parametrize("argv, accepted", [case[1:] for case in BAD],
-                         ids=[case[0] for case in BAD])
-def test_bad_input_exits_2_with_one_line_and_writes_nothing(argv, accepted, tmp_path,
-                                                            monkeypatch, capsys):
+@pytest.mark.parametrize(
+    "argv, accepted", [case[1:] for case in BAD], ids=[case[0] for case in BAD]
+)
+def test_bad_input_exits_2_with_one_line_and_writes_nothing(
+    argv, accepted, tmp_path, monkeypatch, capsys
+):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "existing.png").mkdir()
     (tmp_path / "keep.txt").write_text("untouched")

@@ -40,9 +40,16 @@ def nine():
 #   START: flip 1 (264) > flip 2 (242) > flip 3 (231); 1 offered in 11 rolls, 2 without 1
 #     in 9, 3 without 1 or 2 in 13 - 6 = 7, nothing in 9: (11*264 + 9*242 + 7*231)/46656.
 # ---------------------------------------------------------------------------
-THREE_VALUES = {7: Fraction(1), 3: Fraction(13, 36), 5: Fraction(12, 36), 6: Fraction(11, 36),
-                1: Fraction(264, 1296), 2: Fraction(242, 1296), 4: Fraction(231, 1296),
-                0: Fraction(11 * 264 + 9 * 242 + 7 * 231, 46656)}
+THREE_VALUES = {
+    7: Fraction(1),
+    3: Fraction(13, 36),
+    5: Fraction(12, 36),
+    6: Fraction(11, 36),
+    1: Fraction(264, 1296),
+    2: Fraction(242, 1296),
+    4: Fraction(231, 1296),
+    0: Fraction(11 * 264 + 9 * 242 + 7 * 231, 46656),
+}
 # 'max' (always the highest cell offered) is worth 6396/46656 (see test_dot).
 THREE_MAX = Fraction(6396, 46656)
 
@@ -70,7 +77,7 @@ def test_three_cells_losses_by_hand(three):
         cells = tuple(sorted(int(graph.option_move[j]) for j in graph.options_of(k)))
         if not cells:
             expected = 0
-        else:   # the best option's value less that of the highest cell, which 'max' takes
+        else:  # the best option's value less that of the highest cell, which 'max' takes
             best = max(V[board | 1 << (c - 1)] for c in cells)
             expected = best - V[board | 1 << (max(cells) - 1)]
         assert comparison.loss[k] == expected, (board, cells)
@@ -94,8 +101,10 @@ def test_three_cells_expected_loss_by_hand(three):
     (13/36): 3 rolls lose 1/36. 176 + 24 + 64 + 39 = 303 = (6699 - 6396)."""
     graph, solution, policy, comparison = three
     reach = propagate(graph, policy, exact=True).reach_probability
-    total = sum(reach[graph.outcome_state[k]] * graph.probability(k) * comparison.loss[k]
-                for k in range(graph.n_outcomes))
+    total = sum(
+        reach[graph.outcome_state[k]] * graph.probability(k) * comparison.loss[k]
+        for k in range(graph.n_outcomes)
+    )
     assert total == Fraction(303, 46656) == solution.start_value - THREE_MAX
 
 
@@ -158,8 +167,9 @@ def test_performance_difference_identity(nine):
     graph, solution, hilo, comparison = nine
     reach = propagate(graph, hilo, exact=True).reach_probability
     lossy = np.flatnonzero(comparison.suboptimal)
-    total = sum(reach[graph.outcome_state[k]] * graph.probability(k) * comparison.loss[k]
-                for k in lossy)
+    total = sum(
+        reach[graph.outcome_state[k]] * graph.probability(k) * comparison.loss[k] for k in lossy
+    )
     assert solution.start_value == OPTIMAL_WIN
     assert evaluate(graph, hilo, exact=True).start_value == HILO_WIN
     assert total == OPTIMAL_WIN - HILO_WIN == Fraction(69884645, 528958107648)
@@ -171,8 +181,10 @@ def test_performance_difference_for_other_agents(nine, name):
     policy = Policy.from_agent(graph, AGENTS[name])
     comparison = compare(solution, policy)
     reach = propagate(graph, policy, exact=True).reach_probability
-    total = sum(reach[graph.outcome_state[k]] * graph.probability(k) * comparison.loss[k]
-                for k in np.flatnonzero(comparison.suboptimal))
+    total = sum(
+        reach[graph.outcome_state[k]] * graph.probability(k) * comparison.loss[k]
+        for k in np.flatnonzero(comparison.suboptimal)
+    )
     assert total == solution.start_value - evaluate(graph, policy, exact=True).start_value
 
 
@@ -184,19 +196,23 @@ def test_states_edges_and_better_moves_agree(nine):
     chain = hilo.chain(graph)
     mask = comparison.edge_mask(chain)
     chosen = hilo.chosen_option(graph)
-    taken = {(int(graph.outcome_state[k]), int(graph.option_target[chosen[k]]))
-             for k in bad_outcomes}
-    assert {(int(s), int(t)) for s, t in zip(chain.edge_source[mask], chain.edge_target[mask])} \
-        == taken
+    taken = {
+        (int(graph.outcome_state[k]), int(graph.option_target[chosen[k]])) for k in bad_outcomes
+    }
+    assert {
+        (int(s), int(t)) for s, t in zip(chain.edge_source[mask], chain.edge_target[mask])
+    } == taken
     q = option_values(graph, solution)
     for s, t, move in comparison.better_moves():
         assert states[s]
         assert graph.states[t] == graph.states[s] | 1 << (move - 1)
         # Some losing outcome at s offers this move, and it is a best option there.
-        assert any(int(graph.option_target[j]) == t
-                   and q[j] == max(q[i] for i in graph.options_of(k))
-                   for k in bad_outcomes if graph.outcome_state[k] == s
-                   for j in graph.options_of(k))
+        assert any(
+            int(graph.option_target[j]) == t and q[j] == max(q[i] for i in graph.options_of(k))
+            for k in bad_outcomes
+            if graph.outcome_state[k] == s
+            for j in graph.options_of(k)
+        )
 
 
 def test_float_solution_gives_the_same_verdicts(nine):

@@ -16,13 +16,14 @@ import pytest
 
 pytest.importorskip("graphviz")
 
+from dot_source import board, parse_dot  # noqa: E402
+
 from gamegraph import Policy, build, evaluate, solve  # noqa: E402
 from gamegraph.compare import compare  # noqa: E402
 from gamegraph.errors import RenderError, UnknownNameError  # noqa: E402
 from gamegraph.games.jackpot import AGENTS, Jackpot  # noqa: E402
 from gamegraph.propagate import propagate  # noqa: E402
 from renderers import dot  # noqa: E402
-from dot_source import board, parse_dot  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # The 'max' agent on three cells, by hand.
@@ -39,11 +40,18 @@ from dot_source import board, parse_dot  # noqa: E402
 # With two cells up, the last cell is flipped whenever a roll offers it.
 # ---------------------------------------------------------------------------
 MAX3_EDGES = {  # (board from, board to): (cell flipped, rolls of 36)
-    (0, 4): (3, 13), (0, 2): (2, 8), (0, 1): (1, 6),
-    (4, 6): (2, 12), (4, 5): (1, 8),
-    (2, 6): (3, 13), (2, 3): (1, 7),
-    (1, 5): (3, 13), (1, 3): (2, 8),
-    (3, 7): (3, 13), (5, 7): (2, 12), (6, 7): (1, 11),
+    (0, 4): (3, 13),
+    (0, 2): (2, 8),
+    (0, 1): (1, 6),
+    (4, 6): (2, 12),
+    (4, 5): (1, 8),
+    (2, 6): (3, 13),
+    (2, 3): (1, 7),
+    (1, 5): (3, 13),
+    (1, 3): (2, 8),
+    (3, 7): (3, 13),
+    (5, 7): (2, 12),
+    (6, 7): (1, 11),
 }
 # Reach probabilities, in 1296ths below the first layer: board 3 = 6*8 + 8*7 = 104,
 # board 5 = 6*13 + 13*8 = 182, board 6 = 8*13 + 13*12 = 260; WIN, in 46656ths:
@@ -79,10 +87,12 @@ def test_moves_with_counts_match_the_hand_count(three):
     source = dot.chain_dot(chain, style="moves", weights="count")
     nodes, edges = by_board(source, 7)
     assert sorted(a["label"] for a in nodes.values()) == sorted(
-        ["START", "1", "2", "4", "3", "5", "6", "WIN"])
-    assert set(nodes) == {f"n{i}" for i in range(8)}   # safe ids, one per position
+        ["START", "1", "2", "4", "3", "5", "6", "WIN"]
+    )
+    assert set(nodes) == {f"n{i}" for i in range(8)}  # safe ids, one per position
     assert {k: [a["label"] for a in v] for k, v in edges.items()} == {
-        k: [f"{cell} ({count}/36)"] for k, (cell, count) in MAX3_EDGES.items()}
+        k: [f"{cell} ({count}/36)"] for k, (cell, count) in MAX3_EDGES.items()
+    }
     assert "cluster" not in source and "subgraph" not in source
 
 
@@ -91,12 +101,13 @@ def test_probability_weights_and_plain_layers(three):
     source = dot.chain_dot(chain, style="layers", weights="probability")
     _, edges = by_board(source, 7)
     assert {k: v[0]["label"] for k, v in edges.items()} == {
-        k: f"{count / 36:.3f}" for k, (_, count) in MAX3_EDGES.items()}
+        k: f"{count / 36:.3f}" for k, (_, count) in MAX3_EDGES.items()
+    }
     assert edges[0, 4][0]["label"] == "0.361"
-    plain = dot.chain_dot(chain)                         # layers, no weights
+    plain = dot.chain_dot(chain)  # layers, no weights
     _, edges = by_board(plain, 7)
     assert set(edges) == set(MAX3_EDGES)
-    assert all(a == [{}] for a in edges.values())        # no labels at all
+    assert all(a == [{}] for a in edges.values())  # no labels at all
 
 
 def test_layer_clusters_hold_the_positions_of_their_layer(three):
@@ -109,7 +120,11 @@ def test_layer_clusters_hold_the_positions_of_their_layer(three):
         members = re.findall(r"\[label=(\w+)", body)
         assert all(bin(board(m, 7)).count("1") == int(n) for m in members)
     assert [sorted(re.findall(r"\[label=(\w+)", body)) for _, _, body in clusters] == [
-        ["START"], ["1", "2", "4"], ["3", "5", "6"], ["WIN"]]
+        ["START"],
+        ["1", "2", "4"],
+        ["3", "5", "6"],
+        ["WIN"],
+    ]
     assert 'label="three cells"' in source
 
 
@@ -128,6 +143,7 @@ def test_clusters_only_show_states_the_policy_reaches(nine_first):
     nodes, edges = by_board(source, 511)
     # Reachability worked out independently of renderers.dot, through networkx.
     import networkx as nx
+
     from gamegraph.interchange import to_networkx
 
     reached = {0} | nx.descendants(to_networkx(chain), 0)
@@ -136,7 +152,8 @@ def test_clusters_only_show_states_the_policy_reaches(nine_first):
     layer1 = re.search(r"subgraph cluster_layer1 \{\n(.*?)\n\t\}", source, re.S).group(1)
     assert sorted(int(x) for x in re.findall(r"\[label=(\d+)", layer1)) == [1, 2, 4, 8, 16, 32]
     assert {k: v[0]["label"] for k, v in edges.items() if k[0] == 0} == {
-        (0, 1 << c): "6/36" for c in range(6)}
+        (0, 1 << c): "6/36" for c in range(6)
+    }
     assert dot.chain_dot(chain, style="moves").count("subgraph") == 0
 
 
@@ -147,10 +164,9 @@ def test_diff_draws_better_moves_into_unreached_positions_faded(nine_first):
     nodes, edges = by_board(source, 511)
     drawn = {graph.states[i] for i in dot.reachable_states(chain)}
     faded = {board(a["label"], 511) for a in nodes.values() if a.get("style") == "filled,dashed"}
-    targets = {graph.states[t] for s, t, _ in comparison.better_moves()
-               if graph.states[s] in drawn}
+    targets = {graph.states[t] for s, t, _ in comparison.better_moves() if graph.states[s] in drawn}
     assert faded == targets - drawn and faded
-    assert {64, 128, 256} <= faded          # never reached by 'first' (see the fixture)
+    assert {64, 128, 256} <= faded  # never reached by 'first' (see the fixture)
     green = {k for k, v in edges.items() if any(a.get("color") == "#2ca02c" for a in v)}
     assert {t for _, t in green} == targets
     layer1 = re.search(r"subgraph cluster_layer1 \{\n(.*?)\n\t\}", source, re.S).group(1)
@@ -162,8 +178,16 @@ def test_reach_probabilities_in_labels(three):
     source = dot.chain_dot(chain, reach=propagate(graph, policy))
     nodes, _ = parse(source)
     shown = {board(a["label"], 7): a["label"].split("\n")[1] for a in nodes.values()}
-    expected = {0: 1, 4: 13 / 36, 2: 8 / 36, 1: 6 / 36, 3: 104 / 1296, 5: 182 / 1296,
-                6: 260 / 1296, 7: float(MAX3_WIN)}
+    expected = {
+        0: 1,
+        4: 13 / 36,
+        2: 8 / 36,
+        1: 6 / 36,
+        3: 104 / 1296,
+        5: 182 / 1296,
+        6: 260 / 1296,
+        7: float(MAX3_WIN),
+    }
     assert shown == {b: f"{p:.4f}" for b, p in expected.items()}
     assert evaluate(graph, policy, exact=True).start_value == MAX3_WIN
 
@@ -188,7 +212,12 @@ def test_diff_against_the_optimum_by_hand(three):
     assert set(green) == {(0, 1), (0, 2), (1, 3), (2, 3), (4, 5)}
     assert all(len(v) == 1 and v[0]["style"] == "dashed" for v in green.values())
     assert {k: v[0]["label"] for k, v in green.items()} == {
-        (0, 1): "1", (0, 2): "2", (1, 3): "2", (2, 3): "1", (4, 5): "1"}
+        (0, 1): "1",
+        (0, 2): "2",
+        (1, 3): "2",
+        (2, 3): "1",
+        (4, 5): "1",
+    }
     boxed = {board(a["label"], 7) for a in nodes.values() if a.get("color") == "#d62728"}
     assert boxed == {0, 1, 2, 4}
 
@@ -243,7 +272,7 @@ def test_write_checks_the_path_before_rendering(three, tmp_path, monkeypatch):
     with pytest.raises(Exception, match="does not exist"):
         dot.write("digraph {}", tmp_path / "missing" / "g.png")
     assert calls == [] and os.listdir(tmp_path) == []
-    dot.write("digraph {}", tmp_path / "g.PDF")           # the extension picks the format
+    dot.write("digraph {}", tmp_path / "g.PDF")  # the extension picks the format
     assert calls == ["pdf"] and (tmp_path / "g.PDF").read_bytes() == b"x"
 
 
@@ -258,7 +287,7 @@ def test_renders_through_pygraphviz(three, monkeypatch, tmp_path):
     _, _, chain = three
     source = dot.chain_dot(chain, style="moves", weights="count")
     svg = dot.render_bytes(source, "svg").decode()
-    assert svg_counts(svg) == (8, 12)                     # nothing merged, nothing lost
+    assert svg_counts(svg) == (8, 12)  # nothing merged, nothing lost
     assert "<title>n0</title>" in svg and ">3 (13/36)<" in svg
     assert dot.render_bytes(source, "png").startswith(b"\x89PNG\r\n\x1a\n")
     assert dot.render_bytes(source, "pdf").startswith(b"%PDF-")
@@ -293,13 +322,13 @@ def test_engine_choice(monkeypatch, tmp_path):
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
     monkeypatch.delenv("GAMEGRAPH_GRAPHVIZ", raising=False)
-    assert dot.graphviz_engine() == "pygraphviz"          # no dot on PATH
+    assert dot.graphviz_engine() == "pygraphviz"  # no dot on PATH
     fake_dot(empty, "exit 0\n")
-    assert dot.graphviz_engine() == "system"              # a dot on PATH wins
+    assert dot.graphviz_engine() == "system"  # a dot on PATH wins
     monkeypatch.setenv("GAMEGRAPH_GRAPHVIZ", " PyGraphviz ")
-    assert dot.graphviz_engine() == "pygraphviz"          # forced, case and space ignored
+    assert dot.graphviz_engine() == "pygraphviz"  # forced, case and space ignored
     monkeypatch.setenv("GAMEGRAPH_GRAPHVIZ", "bogus")
-    assert dot.graphviz_engine() == "system"              # unknown values: automatic
+    assert dot.graphviz_engine() == "system"  # unknown values: automatic
 
 
 def test_forcing_system_without_dot_is_a_clear_error(monkeypatch, tmp_path):

@@ -24,15 +24,32 @@ if dot.graphviz_engine() == "pygraphviz":
 
 from renderers.gallery import MONTE_CARLO_GAMES, build_gallery  # noqa: E402
 
-DIAGRAMS = ["jackpot-hilo-layers.png", "jackpot-hilo-moves.png", "jackpot-optimal-layers.png",
-            "jackpot-hilo-diff.png", "jackpot-hilo-moves-weights.svg"]
+DIAGRAMS = [
+    "jackpot-hilo-layers.png",
+    "jackpot-hilo-moves.png",
+    "jackpot-optimal-layers.png",
+    "jackpot-hilo-diff.png",
+    "jackpot-hilo-moves-weights.svg",
+]
 FIGURES = ["jackpot-policies.png", "jackpot-lost-at.png"]
-EXACT = {"min": "12512725423/940369969152", "max": "25234366265/528958107648",
-         "first": "13864347355/1057916215296", "last": "221094284005/4231664861184",
-         "hilo": "660001525/8264970432", "hilo2": "660001525/8264970432",
-         "optimal": "14103327415/176319369216"}
-PUBLISHED = {"min": "1.3306", "max": "4.7706", "first": "1.3105", "last": "5.2248",
-             "hilo": "7.9855", "hilo2": "7.9855", "optimal": "(not published)"}
+EXACT = {
+    "min": "12512725423/940369969152",
+    "max": "25234366265/528958107648",
+    "first": "13864347355/1057916215296",
+    "last": "221094284005/4231664861184",
+    "hilo": "660001525/8264970432",
+    "hilo2": "660001525/8264970432",
+    "optimal": "14103327415/176319369216",
+}
+PUBLISHED = {
+    "min": "1.3306",
+    "max": "4.7706",
+    "first": "1.3105",
+    "last": "5.2248",
+    "hilo": "7.9855",
+    "hilo2": "7.9855",
+    "optimal": "(not published)",
+}
 
 
 @pytest.fixture(scope="session")
@@ -47,8 +64,12 @@ def test_every_file_is_written(gallery):
     folder, index, log = gallery
     assert index == folder / "index.html"
     names = sorted(p.name for p in folder.iterdir())
-    expected = sorted(DIAGRAMS + FIGURES + ["index.html", "results.md"]
-                      + [name.rsplit(".", 1)[0] + ".dot" for name in DIAGRAMS])
+    expected = sorted(
+        DIAGRAMS
+        + FIGURES
+        + ["index.html", "results.md"]
+        + [name.rsplit(".", 1)[0] + ".dot" for name in DIAGRAMS]
+    )
     assert set(expected) <= set(names)
     assert [n for n in names if n.startswith(".") or n.endswith(".tmp")] == []  # no leftovers
     for name in expected:
@@ -103,13 +124,14 @@ def test_results_table(gallery):
         assert published == PUBLISHED[name]
         if name != "optimal":
             assert percent == published
-        estimate, low, high = map(float, re.fullmatch(
-            r"([\d.]+) \(([\d.]+) \.\. ([\d.]+)\)", monte_carlo).groups())
+        estimate, low, high = map(
+            float, re.fullmatch(r"([\d.]+) \(([\d.]+) \.\. ([\d.]+)\)", monte_carlo).groups()
+        )
         assert low <= estimate <= high
         # Within five standard errors of the exact value (robust to any seed).
         p = float(win)
         assert abs(estimate / 100 - p) < 5 * math.sqrt(p * (1 - p) / MONTE_CARLO_GAMES)
-        assert 1 <= float(throws) <= 9              # a game lasts one to nine throws
+        assert 1 <= float(throws) <= 9  # a game lasts one to nine throws
 
 
 class _Links(HTMLParser):
@@ -131,7 +153,7 @@ def test_index_links_only_existing_files(gallery):
     links = set(parser.links)
     assert links, "the index links nothing"
     for link in links:
-        assert "/" not in link and ":" not in link   # relative, inside the folder: offline
+        assert "/" not in link and ":" not in link  # relative, inside the folder: offline
         assert (folder / link).is_file(), link
     assert set(DIAGRAMS + FIGURES) <= links
     assert {name.rsplit(".", 1)[0] + ".dot" for name in DIAGRAMS} <= links

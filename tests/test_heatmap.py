@@ -28,8 +28,7 @@ def table():
 @pytest.fixture(scope="module")
 def page_text(table):
     starts = {n: solve(build(SuperSix(pegs=n))).start_value for n in range(4, 17, 2)}
-    return heatmap.page(table, pegs=10, pegs_range=(4, 16), start_values=starts,
-                        rules_name="free")
+    return heatmap.page(table, pegs=10, pegs_range=(4, 16), start_values=starts, rules_name="free")
 
 
 def embedded_data(text: str) -> dict:
@@ -47,8 +46,7 @@ def test_page_is_self_contained(page_text):
 
 def test_embedded_table_matches_the_solution(page_text, table):
     data = embedded_data(page_text)
-    assert len(data["b"]) == len(table) == sum(
-        (16 - b) * (16 - b - 1) // 2 for b in range(6))
+    assert len(data["b"]) == len(table) == sum((16 - b) * (16 - b - 1) // 2 for b in range(6))
     row = table.lookup(4, 1, 1)
     assert data["roll"][row] == pytest.approx(float(table.p_roll[row]), abs=1e-12)
     assert data["end"][row] == pytest.approx(float(table.p_end[row]), abs=1e-12)
@@ -79,17 +77,32 @@ def _chromium():
 def test_the_page_renders_in_headless_chromium(tmp_path, page_text, metric, pegs):
     browser = _chromium()
     if browser is None:
-        pytest.skip("headless Chromium is not installed; `make test` installs Debian's "
-                    "chromium package when it runs as root with apt-get")
+        pytest.skip(
+            "headless Chromium is not installed; `make test` installs Debian's "
+            "chromium package when it runs as root with apt-get"
+        )
     page = tmp_path / "map.html"
     page.write_text(page_text)
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000",
-             "--dump-dom"]
-    run = subprocess.run([browser, *flags, f"{page.as_uri()}#metric={metric}&pegs={pegs}"],
-                         capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "HOME": str(tmp_path)})
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--virtual-time-budget=10000",
+        "--dump-dom",
+    ]
+    run = subprocess.run(
+        [browser, *flags, f"{page.as_uri()}#metric={metric}&pegs={pegs}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
     dom = run.stdout
     body = re.search(r"<body[^>]*>", dom)
     assert body, f"no DOM from Chromium: {run.stderr[-500:]}"
@@ -97,7 +110,7 @@ def test_the_page_renders_in_headless_chromium(tmp_path, page_text, metric, pegs
     assert 'data-rendered="yes"' in body.group(0)
     assert f'data-metric="{metric}"' in body.group(0)
     assert f'data-pegs="{pegs}"' in body.group(0)
-    assert dom.count('class="heatmaplayer') == 6          # one panel per pegs on the lid
+    assert dom.count('class="heatmaplayer') == 6  # one panel per pegs on the lid
     shown = re.search(r"first player wins ([0-9.]+) % from the start", dom)
     expected = solve(build(SuperSix(pegs=pegs))).start_value
     assert shown and float(shown.group(1)) == pytest.approx(100 * expected, abs=0.0006)

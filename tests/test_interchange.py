@@ -33,20 +33,30 @@ def test_state_graph_nodes_are_board_indices(jackpot_nx):
     g = jackpot_nx
     assert g.number_of_nodes() == 512 and set(g) == set(range(512))
     assert g.nodes[0]["label"] == "START" and g.nodes[511]["label"] == "WIN"
-    assert g.nodes[10]["label"] == "10" and g.nodes[10]["layer"] == 2   # cells 2 and 4 up
+    assert g.nodes[10]["label"] == "10" and g.nodes[10]["layer"] == 2  # cells 2 and 4 up
     assert g.graph["start"] == 0 and g.graph["name"] == "jackpot"
     terminal = [n for n, d in g.nodes(data=True) if d["terminal"]]
     assert terminal == [511] and g.nodes[511]["value"] == 1
     assert "value" not in g.nodes[0]
-    assert [sum(1 for n in g if g.nodes[n]["layer"] == k) for k in range(10)] == \
-        [1, 9, 36, 84, 126, 126, 84, 36, 9, 1]
+    assert [sum(1 for n in g if g.nodes[n]["layer"] == k) for k in range(10)] == [
+        1,
+        9,
+        36,
+        84,
+        126,
+        126,
+        84,
+        36,
+        9,
+        1,
+    ]
 
 
 def test_state_graph_edges_flip_one_cell(jackpot_nx):
     g = jackpot_nx
     for s, t, data in g.edges(data=True):
         assert s & t == s and bin(t - s).count("1") == 1
-        assert data["moves"] == [(t - s).bit_length()]      # the cell flipped
+        assert data["moves"] == [(t - s).bit_length()]  # the cell flipped
         assert data["passes"] is False
     # Every down cell can be flipped: 9 - k edges out of a position with k cells up.
     assert all(g.out_degree(n) == 9 - bin(n).count("1") for n in g)
@@ -157,8 +167,9 @@ def test_outcome_group_is_a_real_choice():
     picked = graph.option_target[graph.option_ptr[choice] + solution.policy.choice[choice]]
     assert graph.states[picked] == "b"
     take_a = solution.policy.choice.copy()
-    take_a[choice] = [graph.states[graph.option_target[j]]
-                      for j in graph.options_of(choice)].index("a")
+    take_a[choice] = [graph.states[graph.option_target[j]] for j in graph.options_of(choice)].index(
+        "a"
+    )
     assert evaluate(graph, Policy(take_a), exact=True).start_value == Fraction(2, 3)
 
 
@@ -171,10 +182,17 @@ def test_missing_probability_is_being_stuck():
     assert sorted(len(graph.options_of(k)) for k in graph.outcomes_of(b)) == [0, 1]
 
 
-@pytest.mark.parametrize("p, exact", [(0.25, Fraction(1, 4)), (0.1, Fraction(1, 10)),
-                                      (np.float64(0.3), Fraction(3, 10)),
-                                      (np.int64(1), Fraction(1)), ("0.2", Fraction(1, 5)),
-                                      ("1/3", Fraction(1, 3))])
+@pytest.mark.parametrize(
+    "p, exact",
+    [
+        (0.25, Fraction(1, 4)),
+        (0.1, Fraction(1, 10)),
+        (np.float64(0.3), Fraction(3, 10)),
+        (np.int64(1), Fraction(1)),
+        ("0.2", Fraction(1, 5)),
+        ("1/3", Fraction(1, 3)),
+    ],
+)
 def test_probabilities_are_read_exactly(p, exact):
     # A float is read as the decimal it prints as: 0.1 is 1/10, not 3602879701896397/2**55.
     g = nx.DiGraph()
@@ -190,18 +208,21 @@ def bad(**edge):
     return g
 
 
-@pytest.mark.parametrize("g, start, message", [
-    (bad(), "s", "edge 's' -> 't' has no 'probability'"),
-    (bad(probability=1.5), "s", "probability 3/2, outside \\(0, 1\\]"),
-    (bad(probability="5/4"), "s", "outside \\(0, 1\\]"),
-    (bad(probability=0), "s", "outside \\(0, 1\\]"),
-    (bad(probability=-0.5), "s", "outside \\(0, 1\\]"),
-    (bad(probability="lots"), "s", "'lots', not a number"),
-    (bad(probability=float("nan")), "s", "not a number"),
-    (bad(probability=None), "s", "None, not a number"),
-    (bad(probability="1/2"), "nowhere", "start node 'nowhere' is not in the graph"),
-    (bad(probability="1/2"), None, "start node None is not in the graph"),
-])
+@pytest.mark.parametrize(
+    "g, start, message",
+    [
+        (bad(), "s", "edge 's' -> 't' has no 'probability'"),
+        (bad(probability=1.5), "s", "probability 3/2, outside \\(0, 1\\]"),
+        (bad(probability="5/4"), "s", "outside \\(0, 1\\]"),
+        (bad(probability=0), "s", "outside \\(0, 1\\]"),
+        (bad(probability=-0.5), "s", "outside \\(0, 1\\]"),
+        (bad(probability="lots"), "s", "'lots', not a number"),
+        (bad(probability=float("nan")), "s", "not a number"),
+        (bad(probability=None), "s", "None, not a number"),
+        (bad(probability="1/2"), "nowhere", "start node 'nowhere' is not in the graph"),
+        (bad(probability="1/2"), None, "start node None is not in the graph"),
+    ],
+)
 def test_bad_graphs(g, start, message):
     with pytest.raises(InvalidArgumentError, match=message):
         from_networkx(g, start)
@@ -226,4 +247,3 @@ def test_outcome_edges_must_agree_on_probability():
     g.add_edge("s", "b", probability="1/3", outcome=1)
     with pytest.raises(InvalidArgumentError, match="outcome 1 at 's' disagree"):
         from_networkx(g, "s")
-

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from fractions import Fraction as F
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -49,7 +49,7 @@ PICKS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def win_chance(agent: str, up: frozenset) -> F:
     """Probability of flipping all nine cells from ``up`` when ``agent`` picks the cell
     ("best" picks the cell with the highest chance)."""
@@ -59,7 +59,7 @@ def win_chance(agent: str, up: frozenset) -> F:
     for a, b in ROLLS:
         cells = offers(up, a, b)
         if not cells:
-            continue            # nothing to flip: this roll loses
+            continue  # nothing to flip: this roll loses
         if agent == "best":
             total += max(win_chance(agent, up | {c}) for c in cells)
         else:
@@ -78,7 +78,7 @@ def flips_reached(agent: str) -> list:
             for a, b in ROLLS:
                 cells = offers(up, a, b)
                 if cells:
-                    if agent == "best":   # ties go to the first cell offered, as in solve()
+                    if agent == "best":  # ties go to the first cell offered, as in solve()
                         chances = [win_chance("best", up | {c}) for c in cells]
                         pick = cells[chances.index(max(chances))]
                     else:
@@ -99,21 +99,24 @@ def test_the_independent_implementation_reproduces_the_given_figures():
 
 @pytest.mark.parametrize("agent", sorted(AGENTS))
 def test_agents_agree_with_the_independent_implementation_everywhere(
-        jackpot_graph, jackpot_agent_values, agent):
+    jackpot_graph, jackpot_agent_values, agent
+):
     values = jackpot_agent_values[agent].values
     for i, mask in enumerate(jackpot_graph.states):
         assert values[i] == win_chance(agent, as_cells(mask)), jackpot_graph.label(i)
 
 
-def test_optimum_agrees_with_the_independent_implementation_everywhere(jackpot_graph,
-                                                                        jackpot_optimum):
+def test_optimum_agrees_with_the_independent_implementation_everywhere(
+    jackpot_graph, jackpot_optimum
+):
     for i, mask in enumerate(jackpot_graph.states):
         assert jackpot_optimum.values[i] == win_chance("best", as_cells(mask))
 
 
 @pytest.mark.parametrize("agent", sorted(AGENTS) + ["best"])
-def test_layer_reach_equals_the_chance_of_that_many_flips(jackpot_graph, jackpot_policies,
-                                                          jackpot_optimum, agent):
+def test_layer_reach_equals_the_chance_of_that_many_flips(
+    jackpot_graph, jackpot_policies, jackpot_optimum, agent
+):
     policy = jackpot_optimum.policy if agent == "best" else jackpot_policies[agent]
     run = propagate(jackpot_graph, policy, exact=True)
     layers = jackpot_graph.layers
@@ -133,10 +136,15 @@ def test_published_win_percentages(jackpot_agent_values, agent):
 
 
 def test_published_table_covers_the_six_agents():
-    assert set(PUBLISHED_PERCENT) == set(AGENTS) == {"min", "max", "first", "last", "hilo",
-                                                     "hilo2"}
-    assert PUBLISHED_PERCENT == {"min": "1.3306", "max": "4.7706", "first": "1.3105",
-                                 "last": "5.2248", "hilo": "7.9855", "hilo2": "7.9855"}
+    assert set(PUBLISHED_PERCENT) == set(AGENTS) == {"min", "max", "first", "last", "hilo", "hilo2"}
+    assert PUBLISHED_PERCENT == {
+        "min": "1.3306",
+        "max": "4.7706",
+        "first": "1.3105",
+        "last": "5.2248",
+        "hilo": "7.9855",
+        "hilo2": "7.9855",
+    }
 
 
 def test_hilo_exact(jackpot_agent_values):
@@ -189,10 +197,20 @@ def test_cell_probability_table(jackpot_graph):
 # ---------------------------------------------------------------------------
 # Rules
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("roll, cells", [
-    ((3, 4), [3, 4, 7]), ((4, 3), [4, 3, 7]), ((2, 2), [2, 4]), ((6, 6), [6]), ((5, 5), [5]),
-    ((4, 5), [4, 5, 9]), ((6, 4), [6, 4]), ((1, 1), [1, 2]), ((6, 3), [6, 3, 9]),
-])
+@pytest.mark.parametrize(
+    "roll, cells",
+    [
+        ((3, 4), [3, 4, 7]),
+        ((4, 3), [4, 3, 7]),
+        ((2, 2), [2, 4]),
+        ((6, 6), [6]),
+        ((5, 5), [5]),
+        ((4, 5), [4, 5, 9]),
+        ((6, 4), [6, 4]),
+        ((1, 1), [1, 2]),
+        ((6, 3), [6, 3, 9]),
+    ],
+)
 def test_offered_cells(roll, cells):
     assert Jackpot().offered(*roll) == cells
 
@@ -207,8 +225,9 @@ def test_outcomes_of_a_position():
             assert all(opt.target == state | 1 << (opt.move - 1) for opt in o.options)
             assert not any(opt.passes for opt in o.options)
     # with only cell 9 down, the four rolls summing to 9 win; the rest lose
-    last = {tuple(opt.move for opt in o.options): o.probability
-            for o in rules.outcomes(0b011111111)}
+    last = {
+        tuple(opt.move for opt in o.options): o.probability for o in rules.outcomes(0b011111111)
+    }
     assert last == {(9,): F(4, 36), (): F(32, 36)}
 
 
@@ -219,12 +238,22 @@ def test_states_labels_and_layers():
     assert rules.terminal_value(START) is None and rules.terminal_value(510) is None
     assert (rules.label(START), rules.label(FULL), rules.label(10)) == ("START", "WIN", "10")
     assert rules.cells_up(10) == [2, 4] and rules.layer(10) == 2 and rules.layer(FULL) == 9
-    assert rules.move_label(7) == "7"            # edges are labelled with the cell flipped
+    assert rules.move_label(7) == "7"  # edges are labelled with the cell flipped
 
 
-@pytest.mark.parametrize("kwargs", [dict(cells=0), dict(cells=21), dict(cells=1.5),
-                                    dict(cells=True), dict(cells="9"), dict(sides=0),
-                                    dict(sides=False), dict(sides=21)])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(cells=0),
+        dict(cells=21),
+        dict(cells=1.5),
+        dict(cells=True),
+        dict(cells="9"),
+        dict(sides=0),
+        dict(sides=False),
+        dict(sides=21),
+    ],
+)
 def test_bad_board_sizes(kwargs):
     with pytest.raises(InvalidArgumentError, match=next(iter(kwargs))):
         Jackpot(**kwargs)
@@ -235,16 +264,16 @@ def test_bad_board_sizes(kwargs):
 # ---------------------------------------------------------------------------
 AGENT_CASES = [
     # up cells, offered list,  first, last, min, max, hilo, hilo2
-    ((), [3, 4, 7], 3, 7, 3, 7, 7, 7),         # roll (3, 4) from START
-    ((), [6], 6, 6, 6, 6, 6, 6),               # roll (6, 6): only cell 6
-    ((), [5], 5, 5, 5, 5, 5, 5),               # roll (5, 5)
-    ((), [1, 2, 3], 1, 3, 1, 3, 1, 1),         # roll (1, 2)
-    ((), [4, 2, 6], 4, 6, 2, 6, 2, 2),         # roll (4, 2): the sum 6 is not above 6
-    ((), [6, 4], 6, 4, 4, 6, 4, 4),            # roll (6, 4): 10 is no cell
-    ((), [2, 4], 2, 4, 2, 4, 2, 2),            # roll (2, 2)
-    ((3,), [4, 7], 4, 7, 4, 7, 7, 7),          # roll (3, 4) with cell 3 up
-    ((9,), [5, 4], 5, 4, 4, 5, 4, 4),          # roll (5, 4) with cell 9 up
-    ((4,), [8], 8, 8, 8, 8, 8, 8),             # roll (4, 4) with cell 4 up
+    ((), [3, 4, 7], 3, 7, 3, 7, 7, 7),  # roll (3, 4) from START
+    ((), [6], 6, 6, 6, 6, 6, 6),  # roll (6, 6): only cell 6
+    ((), [5], 5, 5, 5, 5, 5, 5),  # roll (5, 5)
+    ((), [1, 2, 3], 1, 3, 1, 3, 1, 1),  # roll (1, 2)
+    ((), [4, 2, 6], 4, 6, 2, 6, 2, 2),  # roll (4, 2): the sum 6 is not above 6
+    ((), [6, 4], 6, 4, 4, 6, 4, 4),  # roll (6, 4): 10 is no cell
+    ((), [2, 4], 2, 4, 2, 4, 2, 2),  # roll (2, 2)
+    ((3,), [4, 7], 4, 7, 4, 7, 7, 7),  # roll (3, 4) with cell 3 up
+    ((9,), [5, 4], 5, 4, 4, 5, 4, 4),  # roll (5, 4) with cell 9 up
+    ((4,), [8], 8, 8, 8, 8, 8, 8),  # roll (4, 4) with cell 4 up
     ((1, 2, 3, 4, 5, 6), [7], 7, 7, 7, 7, 7, 7),  # roll (3, 4) with 1..6 up
 ]
 
@@ -263,11 +292,16 @@ def test_agents_pick_as_specified(up, cells, first, last, low, high, hilo, hilo2
 
 def test_graph_policies_at_start_for_the_roll_three_four(jackpot_graph, jackpot_policies):
     g = jackpot_graph
-    (k,) = [k for k in g.outcomes_of(g.start)
-            if [int(g.option_move[j]) for j in g.options_of(k)] == [3, 4, 7]]
+    (k,) = [
+        k
+        for k in g.outcomes_of(g.start)
+        if [int(g.option_move[j]) for j in g.options_of(k)] == [3, 4, 7]
+    ]
     assert g.probability(k) == F(1, 36)
-    picked = {name: int(g.option_move[policy.chosen_option(g)[k]])
-              for name, policy in jackpot_policies.items()}
+    picked = {
+        name: int(g.option_move[policy.chosen_option(g)[k]])
+        for name, policy in jackpot_policies.items()
+    }
     assert picked == {"first": 3, "last": 7, "min": 3, "max": 7, "hilo": 7, "hilo2": 7}
 
 

@@ -38,8 +38,7 @@ def imports_of_renderers(path: Path) -> list[str]:
 def test_library_modules_do_not_import_renderers():
     files = sorted(PACKAGE.rglob("*.py"))
     assert PACKAGE / "solve.py" in files and PACKAGE / "games" / "jackpot.py" in files
-    offenders = [hit for path in files if path not in ALLOWED
-                 for hit in imports_of_renderers(path)]
+    offenders = [hit for path in files if path not in ALLOWED for hit in imports_of_renderers(path)]
     assert offenders == []
 
 
@@ -52,28 +51,35 @@ def test_the_scan_sees_the_cli_imports():
 
 def test_scan_catches_every_spelling(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text("import os, renderers.dot as d\n"
-                      "from renderers import figures\n"
-                      "from . import renderers_like\n"
-                      "import renderersx\n"
-                      "def f():\n"
-                      "    import importlib\n"
-                      "    return importlib.import_module('renderers.gallery')\n")
+    sample.write_text(
+        "import os, renderers.dot as d\n"
+        "from renderers import figures\n"
+        "from . import renderers_like\n"
+        "import renderersx\n"
+        "def f():\n"
+        "    import importlib\n"
+        "    return importlib.import_module('renderers.gallery')\n"
+    )
     assert [hit.split(": ")[1] for hit in imports_of_renderers(sample)] == [
-        "renderers.dot", "renderers", "renderers.gallery"]
+        "renderers.dot",
+        "renderers",
+        "renderers.gallery",
+    ]
 
 
 def test_importing_the_whole_library_loads_no_renderer():
     modules = sorted(
         "gamegraph." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
         for path in PACKAGE.rglob("*.py")
-        if path not in ALLOWED and path.name not in ("__init__.py", "__main__.py"))
-    code = ("import importlib, sys\n"
-            f"for name in {modules!r}:\n"
-            "    importlib.import_module(name)\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'renderers'))\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
+        if path not in ALLOWED and path.name not in ("__init__.py", "__main__.py")
+    )
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'renderers'))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
     assert "gamegraph.games.jackpot" in modules and "gamegraph.interchange" in modules

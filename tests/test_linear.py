@@ -7,7 +7,6 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-import scipy.sparse.linalg
 
 from gamegraph.errors import ConvergenceError
 from gamegraph.linear import solve_sparse
@@ -72,10 +71,15 @@ def test_random_rational_systems(seed):
     """Exact answers solve the system exactly; floats agree with them and with numpy."""
     rng = random.Random(seed)
     size = rng.randint(1, 9)
-    dense = [[F(rng.randint(-5, 5), rng.randint(1, 6)) if rng.random() < 0.4 else F(0)
-              for _ in range(size)] for _ in range(size)]
+    dense = [
+        [
+            F(rng.randint(-5, 5), rng.randint(1, 6)) if rng.random() < 0.4 else F(0)
+            for _ in range(size)
+        ]
+        for _ in range(size)
+    ]
     for i in range(size):
-        dense[i][i] += 4 + rng.randint(0, 3)   # diagonally dominant enough to be regular
+        dense[i][i] += 4 + rng.randint(0, 3)  # diagonally dominant enough to be regular
     b = [F(rng.randint(-9, 9), rng.randint(1, 7)) for _ in range(size)]
     exact = solve_sparse(*triplets(dense), b, size, exact=True)
     assert product(dense, exact) == b
@@ -88,11 +92,15 @@ def test_random_rational_systems(seed):
 
 @singular_warning
 @pytest.mark.parametrize("exact", [True, False])
-@pytest.mark.parametrize("dense", [
-    [[1, 1], [1, 1]],
-    [[1, -1, 0], [0, 1, -1], [-1, 0, 1]],      # a cycle that never leaks: I - P, P a permutation
-    [[0, 0], [0, 1]],
-], ids=["rank-one", "closed-cycle", "zero-column"])
+@pytest.mark.parametrize(
+    "dense",
+    [
+        [[1, 1], [1, 1]],
+        [[1, -1, 0], [0, 1, -1], [-1, 0, 1]],  # a cycle that never leaks: I - P, P a permutation
+        [[0, 0], [0, 1]],
+    ],
+    ids=["rank-one", "closed-cycle", "zero-column"],
+)
 def test_singular_systems_raise(dense, exact):
     size = len(dense)
     with pytest.raises(ConvergenceError, match="singular"):
@@ -117,12 +125,18 @@ def test_flint_and_fraction_elimination_agree(monkeypatch, size):
     for i in range(size):
         rows.append(i), cols.append(i), coefficients.append(Fraction(3))
         for j in rng.choice(size, size=min(2, size), replace=False):
-            rows.append(i), cols.append(int(j)), coefficients.append(Fraction(int(rng.integers(-5, 6)), 7))
+            (
+                rows.append(i),
+                cols.append(int(j)),
+                coefficients.append(Fraction(int(rng.integers(-5, 6)), 7)),
+            )
     b = [Fraction(int(v), 11) for v in rng.integers(-9, 10, size=size)]
     fallback_only = linear._solve_rational(rows, cols, coefficients, b, size)
     if linear._flint is None:
         pytest.skip("python-flint is not installed")
     assert linear._solve_flint(rows, cols, coefficients, b, size).tolist() == fallback_only.tolist()
     monkeypatch.setattr(linear, "_flint", None)
-    assert linear.solve_sparse(rows, cols, coefficients, b, size, exact=True).tolist() == \
-        fallback_only.tolist()
+    assert (
+        linear.solve_sparse(rows, cols, coefficients, b, size, exact=True).tolist()
+        == fallback_only.tolist()
+    )

@@ -33,8 +33,9 @@ def test_milp_finds_jehns_exact_values():
 
 def test_milp_on_a_one_player_game():
     graph = build(Jackpot(cells=4))
-    assert milp(graph).start_value == pytest.approx(float(solve(graph, exact=True).start_value),
-                                                    abs=1e-7)
+    assert milp(graph).start_value == pytest.approx(
+        float(solve(graph, exact=True).start_value), abs=1e-7
+    )
 
 
 def test_lp_relaxation_is_exact_on_a_small_game():

@@ -13,13 +13,21 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from gamegraph import (ConvergenceError, InvalidArgumentError, Option, Outcome, Rules,
-                       UnknownNameError, build, solve)
+from gamegraph import (
+    ConvergenceError,
+    InvalidArgumentError,
+    Option,
+    Outcome,
+    Rules,
+    UnknownNameError,
+    build,
+    solve,
+)
 from gamegraph.games.jackpot import Jackpot
 from gamegraph.games.supersix import SixState, SuperSix
 from gamegraph.mathprog import LPRelaxation, MilpResult, lp_relaxation, milp, option_values
 
-TOL = 1e-7          # HiGHS's primal feasibility tolerance
+TOL = 1e-7  # HiGHS's primal feasibility tolerance
 
 
 def _assert_matches_solver(graph, result):

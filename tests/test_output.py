@@ -15,13 +15,15 @@ from renderers.output import check_output, write_atomic
 ACCEPTED = (".png", ".svg", ".dot")
 
 
-@pytest.mark.parametrize("name, extension", [("a.png", ".png"), ("a.PNG", ".png"),
-                                             ("a.Svg", ".svg"), ("a.b.dot", ".dot")])
+@pytest.mark.parametrize(
+    "name, extension",
+    [("a.png", ".png"), ("a.PNG", ".png"), ("a.Svg", ".svg"), ("a.b.dot", ".dot")],
+)
 def test_extension_is_case_insensitive(tmp_path, name, extension):
     path, found = check_output(tmp_path / name, ACCEPTED)
     assert (path, found) == (tmp_path / name, extension)
     assert isinstance(path, Path)
-    assert os.listdir(tmp_path) == []          # checking writes nothing
+    assert os.listdir(tmp_path) == []  # checking writes nothing
 
 
 def test_relative_path_in_the_current_folder(tmp_path, monkeypatch):
@@ -31,8 +33,9 @@ def test_relative_path_in_the_current_folder(tmp_path, monkeypatch):
     assert (tmp_path / "a.png").read_bytes() == b"x"
 
 
-@pytest.mark.parametrize("name, shown", [("a.gif", "'.gif'"), ("a.png.bak", "'.bak'"),
-                                         ("noextension", "'noextension'")])
+@pytest.mark.parametrize(
+    "name, shown", [("a.gif", "'.gif'"), ("a.png.bak", "'.bak'"), ("noextension", "'noextension'")]
+)
 def test_unknown_extension_names_the_accepted_ones(tmp_path, name, shown):
     with pytest.raises(UnknownNameError) as error:
         check_output(tmp_path / name, ACCEPTED)
@@ -64,12 +67,12 @@ def test_path_that_is_a_directory(tmp_path):
 def test_write_atomic_text_and_bytes(tmp_path):
     text = tmp_path / "t.dot"
     assert write_atomic(text, "digraph { é }") == text
-    assert text.read_bytes() == "digraph { é }".encode("utf-8")
+    assert text.read_bytes() == "digraph { é }".encode()
     data = bytes(range(256))
     write_atomic(tmp_path / "b.png", data)
     assert (tmp_path / "b.png").read_bytes() == data
-    assert sorted(os.listdir(tmp_path)) == ["b.png", "t.dot"]   # no temporary files
-    assert stat.S_IMODE(text.stat().st_mode) == 0o644           # not mkstemp's 0o600
+    assert sorted(os.listdir(tmp_path)) == ["b.png", "t.dot"]  # no temporary files
+    assert stat.S_IMODE(text.stat().st_mode) == 0o644  # not mkstemp's 0o600
 
 
 def test_write_atomic_overwrites(tmp_path):

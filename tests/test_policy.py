@@ -20,16 +20,20 @@ def small():
 # ---------------------------------------------------------------------------
 # from_agent
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("pick", [
-    lambda options: -1,
-    lambda options: len(options),
-    lambda options: 99,
-    lambda options: None,
-    lambda options: 0.0,
-    lambda options: 1.5,
-    lambda options: True,
-    lambda options: "0",
-], ids=["minus-one", "one-past-the-end", "far-out", "none", "float", "fraction", "bool", "str"])
+@pytest.mark.parametrize(
+    "pick",
+    [
+        lambda options: -1,
+        lambda options: len(options),
+        lambda options: 99,
+        lambda options: None,
+        lambda options: 0.0,
+        lambda options: 1.5,
+        lambda options: True,
+        lambda options: "0",
+    ],
+    ids=["minus-one", "one-past-the-end", "far-out", "none", "float", "fraction", "bool", "str"],
+)
 def test_agent_returning_a_bad_index_is_rejected(small, pick):
     with pytest.raises(InvalidArgumentError, match="picked option .* of"):
         Policy.from_agent(small, lambda state, options: pick(options), name="bad")
@@ -49,13 +53,14 @@ def test_agent_sees_the_rules_options(small):
 
     def agent(state, options):
         seen.append((state, tuple((o.target, o.move, o.passes) for o in options)))
-        return np.int64(len(options) - 1)   # numpy integers are fine
+        return np.int64(len(options) - 1)  # numpy integers are fine
 
     policy = Policy.from_agent(small, agent)
     assert len(seen) == int((np.diff(small.option_ptr) > 0).sum())
     for state, options in seen:
-        assert all(target == state | 1 << (move - 1) and not passes
-                   for target, move, passes in options)
+        assert all(
+            target == state | 1 << (move - 1) and not passes for target, move, passes in options
+        )
     assert policy.choice.dtype == np.int32
     counts = np.diff(small.option_ptr)
     assert np.array_equal(policy.choice, np.where(counts > 0, counts - 1, -1))
@@ -106,19 +111,23 @@ def test_chosen_option_is_a_global_option_number(small):
 # ---------------------------------------------------------------------------
 def check_chain(chain: MarkovChain):
     g = chain.graph
-    totals = np.add.reduceat(np.append(chain.edge_weight, 0), chain.edge_ptr[:-1]) \
-        * (np.diff(chain.edge_ptr) > 0)
+    totals = np.add.reduceat(np.append(chain.edge_weight, 0), chain.edge_ptr[:-1]) * (
+        np.diff(chain.edge_ptr) > 0
+    )
     assert ((totals + chain.stuck_weight)[~g.terminal] == g.denominator).all()
     assert (totals[g.terminal] == 0).all() and (chain.stuck_weight[g.terminal] == 0).all()
     assert (chain.edge_weight > 0).all()
     assert chain.edge_ptr[-1] == chain.n_edges
     # one edge per (source, target, passes), sorted by source
-    triples = list(zip(chain.edge_source.tolist(), chain.edge_target.tolist(),
-                       chain.edge_passes.tolist()))
+    triples = list(
+        zip(chain.edge_source.tolist(), chain.edge_target.tolist(), chain.edge_passes.tolist())
+    )
     assert len(set(triples)) == len(triples) and triples == sorted(triples)
     assert np.allclose(chain.edge_probability, chain.edge_weight / g.denominator)
-    assert all(chain.edge_fraction(e) == F(int(chain.edge_weight[e]), g.denominator)
-               for e in range(min(chain.n_edges, 50)))
+    assert all(
+        chain.edge_fraction(e) == F(int(chain.edge_weight[e]), g.denominator)
+        for e in range(min(chain.n_edges, 50))
+    )
 
 
 @pytest.mark.parametrize("agent", sorted(AGENTS))
@@ -144,8 +153,9 @@ def test_hilo_first_moves_counted_from_the_dice(jackpot_graph, jackpot_policies)
     edges = range(chain.edge_ptr[0], chain.edge_ptr[1])
     got = {int(chain.edge_move[e]): chain.edge_fraction(e) * 36 for e in edges}
     assert got == expected
-    assert {int(chain.edge_target[e]) for e in edges} == \
-        {jackpot_graph.state_number(1 << (c - 1)) for c in expected}
+    assert {int(chain.edge_target[e]) for e in edges} == {
+        jackpot_graph.state_number(1 << (c - 1)) for c in expected
+    }
     assert chain.stuck_weight[jackpot_graph.start] == 0
 
 
@@ -154,8 +164,10 @@ def test_stuck_weight_counts_the_rolls_that_offer_nothing(jackpot_graph, jackpot
     i = jackpot_graph.state_number(0b000111111)
     chain = jackpot_policies["min"].chain(jackpot_graph)
     assert chain.stuck_weight[i] == 21
-    got = {int(chain.edge_move[e]): int(chain.edge_weight[e])
-           for e in range(chain.edge_ptr[i], chain.edge_ptr[i + 1])}
+    got = {
+        int(chain.edge_move[e]): int(chain.edge_weight[e])
+        for e in range(chain.edge_ptr[i], chain.edge_ptr[i + 1])
+    }
     assert got == {7: 6, 8: 5, 9: 4}
 
 
@@ -163,7 +175,9 @@ def test_passing_edges_stay_apart(toys):
     graph = build(toys.UrEndgameB())
     chain = solve(graph, exact=True).policy.chain(graph)
     g, r = graph.state_number("G"), graph.state_number("R")
-    edges = {(graph.states[chain.edge_target[e]], bool(chain.edge_passes[e])): chain.edge_fraction(e)
-             for e in range(chain.edge_ptr[g], chain.edge_ptr[g + 1])}
+    edges = {
+        (graph.states[chain.edge_target[e]], bool(chain.edge_passes[e])): chain.edge_fraction(e)
+        for e in range(chain.edge_ptr[g], chain.edge_ptr[g + 1])
+    }
     assert edges == {("won", False): F(3, 8), ("A", False): F(1, 4), ("R", True): F(3, 8)}
     assert chain.edge_source[chain.edge_ptr[r]] == r

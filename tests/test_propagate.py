@@ -23,8 +23,9 @@ def jackpot_runs(jackpot_graph, jackpot_policies, jackpot_optimum):
 # Jackpot
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("name", POLICIES)
-def test_forward_and_backward_win_probabilities_agree(jackpot_runs, jackpot_agent_values,
-                                                      jackpot_optimum, name):
+def test_forward_and_backward_win_probabilities_agree(
+    jackpot_runs, jackpot_agent_values, jackpot_optimum, name
+):
     backward = jackpot_optimum if name == "optimal" else jackpot_agent_values[name]
     run = jackpot_runs[name]
     assert run.win_probability == backward.start_value
@@ -121,8 +122,11 @@ def test_stuck_second_player_counts_as_a_win(toys):
 def test_piglet_always_hold(toys):
     graph = build(toys.Piglet())
     hold = Policy.from_agent(
-        graph, lambda state, options: [o.move for o in options].index(toys.Piglet.HOLD)
-        if len(options) == 2 else 0)
+        graph,
+        lambda state, options: (
+            [o.move for o in options].index(toys.Piglet.HOLD) if len(options) == 2 else 0
+        ),
+    )
     assert propagate(graph, hold, exact=True).win_probability == F(16, 27)
 
 
@@ -137,8 +141,10 @@ def test_random_games_forward_equals_backward(toys, seed):
     rng = np.random.default_rng(seed)
     counts = np.diff(graph.option_ptr)
     other = Policy(np.where(counts > 0, rng.integers(0, np.maximum(counts, 1)), -1))
-    assert propagate(graph, other, exact=True).win_probability == \
-        evaluate(graph, other, exact=True).start_value
+    assert (
+        propagate(graph, other, exact=True).win_probability
+        == evaluate(graph, other, exact=True).start_value
+    )
 
 
 def test_terminal_start(toys):

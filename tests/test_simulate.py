@@ -28,9 +28,17 @@ def test_bad_game_counts(jackpot_graph, jackpot_policies, games):
         simulate(jackpot_graph, jackpot_policies["hilo"], games=games, seed=1)
 
 
-@pytest.mark.parametrize("name, value", [("max_throws", 0), ("max_throws", -1),
-                                         ("max_throws", 2.5), ("batch", 0), ("batch", -1000),
-                                         ("batch", True)])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("max_throws", 0),
+        ("max_throws", -1),
+        ("max_throws", 2.5),
+        ("batch", 0),
+        ("batch", -1000),
+        ("batch", True),
+    ],
+)
 def test_bad_caps_and_batches(jackpot_graph, jackpot_policies, name, value):
     with pytest.raises(InvalidArgumentError, match=name):
         simulate(jackpot_graph, jackpot_policies["hilo"], games=100, seed=1, **{name: value})
@@ -44,18 +52,22 @@ def test_policy_must_fit_the_graph(jackpot_graph):
 # ---------------------------------------------------------------------------
 # Jackpot
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("name, exact, seed", [
-    ("hilo", HILO, 2024),
-    ("min", F(12512725423, 940369969152), 7),
-    ("last", F(221094284005, 4231664861184), 11),
-])
-def test_monte_carlo_agrees_with_the_exact_value(jackpot_graph, jackpot_policies,
-                                                 jackpot_agent_values, name, exact, seed):
+@pytest.mark.parametrize(
+    "name, exact, seed",
+    [
+        ("hilo", HILO, 2024),
+        ("min", F(12512725423, 940369969152), 7),
+        ("last", F(221094284005, 4231664861184), 11),
+    ],
+)
+def test_monte_carlo_agrees_with_the_exact_value(
+    jackpot_graph, jackpot_policies, jackpot_agent_values, name, exact, seed
+):
     assert jackpot_agent_values[name].start_value == exact
     result = simulate(jackpot_graph, jackpot_policies[name], games=200_000, seed=seed)
     assert result.games == 200_000 and result.unfinished == 0 and result.seed == seed
     assert inside(result, exact)
-    assert result.wins == int(result.wins)          # one player, whole wins
+    assert result.wins == int(result.wins)  # one player, whole wins
     # throws per game: every game throws at least once and at most nine times
     assert 200_000 <= result.throws <= 9 * 200_000
     expected = propagate(jackpot_graph, jackpot_policies[name]).expected_throws
@@ -63,16 +75,23 @@ def test_monte_carlo_agrees_with_the_exact_value(jackpot_graph, jackpot_policies
 
 
 def test_same_seed_same_games(jackpot_graph, jackpot_policies):
-    runs = [simulate(jackpot_graph, jackpot_policies["hilo"], games=30_000, seed=s)
-            for s in (5, 5, 6)]
+    runs = [
+        simulate(jackpot_graph, jackpot_policies["hilo"], games=30_000, seed=s) for s in (5, 5, 6)
+    ]
     assert (runs[0].wins, runs[0].throws) == (runs[1].wins, runs[1].throws)
     assert (runs[0].wins, runs[0].throws) != (runs[2].wins, runs[2].throws)
 
 
 def test_batches_change_nothing_but_the_stream(jackpot_graph, jackpot_policies):
     progress = []
-    result = simulate(jackpot_graph, jackpot_policies["hilo"], games=50_000, seed=3,
-                      batch=7_000, progress=lambda done, total: progress.append((done, total)))
+    result = simulate(
+        jackpot_graph,
+        jackpot_policies["hilo"],
+        games=50_000,
+        seed=3,
+        batch=7_000,
+        progress=lambda done, total: progress.append((done, total)),
+    )
     assert result.games == 50_000 and result.unfinished == 0
     assert progress[-1] == (50_000, 50_000) and len(progress) == 8
     assert inside(result, HILO)
@@ -86,13 +105,17 @@ def test_monte_carlo_of_the_optimal_policy(jackpot_graph, jackpot_optimum):
 # ---------------------------------------------------------------------------
 # Cyclic and two-player games
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("make, exact, seed", [
-    (lambda toys: toys.UrEndgameA(), F(4, 7), 1),
-    (lambda toys: toys.UrEndgameA(win_passes=True), F(4, 7), 2),
-    (lambda toys: toys.UrEndgameB(), F(116, 161), 3),
-    (lambda toys: toys.Duel(), F(5, 9), 4),
-    (lambda toys: toys.Reroll(F(3, 4)), F(7, 12), 5),
-], ids=["ur-a", "ur-a-win-passes", "ur-b", "duel", "reroll"])
+@pytest.mark.parametrize(
+    "make, exact, seed",
+    [
+        (lambda toys: toys.UrEndgameA(), F(4, 7), 1),
+        (lambda toys: toys.UrEndgameA(win_passes=True), F(4, 7), 2),
+        (lambda toys: toys.UrEndgameB(), F(116, 161), 3),
+        (lambda toys: toys.Duel(), F(5, 9), 4),
+        (lambda toys: toys.Reroll(F(3, 4)), F(7, 12), 5),
+    ],
+    ids=["ur-a", "ur-a-win-passes", "ur-b", "duel", "reroll"],
+)
 def test_two_player_and_cyclic_games(toys, make, exact, seed):
     graph = build(make(toys))
     policy = solve(graph).policy
@@ -149,12 +172,15 @@ def test_interval_contains_the_estimate_and_narrows(jackpot_graph, jackpot_polic
     assert width(small, 0.99) > width(small, 0.95) > width(small, 0.5)
 
 
-@pytest.mark.parametrize("wins, games, low, high", [
-    (50, 100, 0.4038, 0.5962),      # Wilson 95% for 50/100
-    (0, 100, 0.0, 0.0370),
-    (100, 100, 0.9630, 1.0),
-    (1, 10, 0.0179, 0.4042),
-])
+@pytest.mark.parametrize(
+    "wins, games, low, high",
+    [
+        (50, 100, 0.4038, 0.5962),  # Wilson 95% for 50/100
+        (0, 100, 0.0, 0.0370),
+        (100, 100, 0.9630, 1.0),
+        (1, 10, 0.0179, 0.4042),
+    ],
+)
 def test_wilson_interval_values(wins, games, low, high):
     got = SimulationResult(games, wins, 0, 0, 0.0, None).interval()
     assert got == pytest.approx((low, high), abs=1e-4)

@@ -8,8 +8,18 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from gamegraph import (ConvergenceError, InvalidArgumentError, Option, Outcome, Policy, Rules,
-                       UnknownNameError, build, evaluate, solve)
+from gamegraph import (
+    ConvergenceError,
+    InvalidArgumentError,
+    Option,
+    Outcome,
+    Policy,
+    Rules,
+    UnknownNameError,
+    build,
+    evaluate,
+    solve,
+)
 from gamegraph.games.jackpot import Jackpot
 
 OPTIMUM = F(14103327415, 176319369216)
@@ -48,8 +58,9 @@ def test_jackpot_float_agrees_with_exact(jackpot_graph, jackpot_optimum):
     assert approx.residual < 1e-12
     # the same moves are optimal (no ties within float noise decide differently at the start)
     start_outcomes = list(jackpot_graph.outcomes_of(jackpot_graph.start))
-    assert np.array_equal(approx.policy.choice[start_outcomes],
-                          jackpot_optimum.policy.choice[start_outcomes])
+    assert np.array_equal(
+        approx.policy.choice[start_outcomes], jackpot_optimum.policy.choice[start_outcomes]
+    )
 
 
 def test_jackpot_optimum_satisfies_bellman_exactly(jackpot_graph, jackpot_optimum):
@@ -128,8 +139,12 @@ def test_piglet_optimal_choices_and_the_always_hold_policy(toys, hold_first):
     assert (moves[choice_outcomes] == toys.Piglet.CONTINUE).all()
     # Both players holding at every chance: a = 16/27, b = 2/9, c = 8/9 (see conftest).
     hold = Policy.from_agent(
-        graph, lambda state, options: [o.move for o in options].index(toys.Piglet.HOLD)
-        if len(options) == 2 else 0, name="hold")
+        graph,
+        lambda state, options: (
+            [o.move for o in options].index(toys.Piglet.HOLD) if len(options) == 2 else 0
+        ),
+        name="hold",
+    )
     held = by_state(evaluate(graph, hold, exact=True))
     assert (held[(0, 0, 0)], held[(0, 1, 0)], held[(1, 0, 0)]) == (F(16, 27), F(2, 9), F(8, 9))
     # at the optimum, holding one point at 0-0 (worth 1 - b = 3/5) loses to continuing (e = 5/7)
@@ -174,8 +189,10 @@ def test_one_player_optimum_is_the_best_of_all_policies(toys, seed):
 
 
 def test_evaluate_agrees_with_hand_values_for_the_ur_endgames(toys):
-    for rules, state, value in [(toys.UrEndgameA(), "A", F(4, 7)),
-                                (toys.UrEndgameB(), "R", F(74, 161))]:
+    for rules, state, value in [
+        (toys.UrEndgameA(), "A", F(4, 7)),
+        (toys.UrEndgameB(), "R", F(74, 161)),
+    ]:
         graph = build(rules)
         forced = Policy(np.zeros(graph.n_outcomes, dtype=np.int32))
         assert evaluate(graph, forced, exact=True).value(state) == value
@@ -262,9 +279,11 @@ class _StallThenCycle(Rules):
             return [Outcome(F(1), (Option("S"), Option("prize")))]
         other = "B" if state == "A" else "A"
         third = F(1, 3)
-        return [Outcome(third, (Option("S"), Option(other, passes=True))),
-                Outcome(third, (Option("won"),)),
-                Outcome(third, (Option(other, passes=True),))]
+        return [
+            Outcome(third, (Option("S"), Option(other, passes=True))),
+            Outcome(third, (Option("won"),)),
+            Outcome(third, (Option(other, passes=True),)),
+        ]
 
 
 @pytest.mark.parametrize("method", ["policy", "value"])

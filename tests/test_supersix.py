@@ -19,12 +19,36 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from gamegraph import (InvalidArgumentError, Option, Outcome, Policy, Rules,
-                       UnknownNameError, build, evaluate, solve)
-from gamegraph.games.supersix import (CONTINUE, FIRST_THROW, MEMORY_LIMIT, PLAY,
-                                      PUBLISHED_STRATEGIES, RULESETS, SECOND_THROW, SOCKETS,
-                                      STOP, TAKE, WIN, SixState, SuperSix, count_states,
-                                      decision_table, estimate_bytes, strategy_string)
+from gamegraph import (
+    InvalidArgumentError,
+    Option,
+    Outcome,
+    Policy,
+    Rules,
+    UnknownNameError,
+    build,
+    evaluate,
+    solve,
+)
+from gamegraph.games.supersix import (
+    CONTINUE,
+    FIRST_THROW,
+    MEMORY_LIMIT,
+    PLAY,
+    PUBLISHED_STRATEGIES,
+    RULESETS,
+    SECOND_THROW,
+    SOCKETS,
+    STOP,
+    TAKE,
+    WIN,
+    SixState,
+    SuperSix,
+    count_states,
+    decision_table,
+    estimate_bytes,
+    strategy_string,
+)
 
 
 # ---------------------------------------------------------------------------
@@ -71,9 +95,9 @@ def value(solution, b, c, o):
 def test_three_and_four_pegs_exact():
     solution = solve(build(SuperSix(pegs=4)), exact=True)
     assert solution.exact
-    assert value(solution, 0, 2, 2) == F(36, 41)        # D
-    assert value(solution, 1, 1, 2) == F(35, 41)        # A
-    assert value(solution, 2, 1, 1) == F(88, 123)       # B
+    assert value(solution, 0, 2, 2) == F(36, 41)  # D
+    assert value(solution, 1, 1, 2) == F(35, 41)  # A
+    assert value(solution, 2, 1, 1) == F(88, 123)  # B
     # three pegs in play (positions of the 4-peg graph with b + c + o = 3)
     assert value(solution, 0, 1, 2) == 1
     assert value(solution, 0, 2, 1) == F(31, 36)
@@ -98,8 +122,13 @@ def test_five_pegs_exact_vector():
 
 def test_figure_1_four_pegs_rounded():
     solution = solve(build(SuperSix(pegs=4)), exact=True)
-    figure = {(2, 1, 1): 0.715, (1, 2, 1): 0.616, (0, 2, 2): 0.878, (0, 1, 3): 1.000,
-              (0, 3, 1): 0.657}        # printed in brackets: unreachable under optimal play
+    figure = {
+        (2, 1, 1): 0.715,
+        (1, 2, 1): 0.616,
+        (0, 2, 2): 0.878,
+        (0, 1, 3): 1.000,
+        (0, 3, 1): 0.657,
+    }  # printed in brackets: unreachable under optimal play
     for position, printed in figure.items():
         assert round(float(value(solution, *position)), 3) == printed, position
     # A = (1/1/2): the paper's text derives 35/41 = 0.85366, which rounds to 0.854, but
@@ -118,7 +147,7 @@ def test_six_pegs_four_on_the_lid_rolls():
     assert round(float(table.p_end[row]), 3) == 0.476
     assert table.roll[row]
     assert table.p_choice[row] == table.p_roll[row]
-    assert table.p_roll[row] + table.p_end[row] == 1   # P_end(4,1,1) = 1 - P_roll(4,1,1)
+    assert table.p_roll[row] + table.p_end[row] == 1  # P_end(4,1,1) = 1 - P_roll(4,1,1)
 
 
 def test_values_do_not_depend_on_the_graph_size(exact16):
@@ -146,9 +175,16 @@ def blog_value_iteration(pegs: int, tol: float = 1e-15, max_sweeps: int = 20000)
 
     Gauss-Seidel sweeps, fewest pegs first (pits only lower the total).
     """
-    positions = sorted(((b, c, o) for b in range(6) for c in range(1, pegs + 1)
-                        for o in range(1, pegs + 1) if b + c + o <= pegs),
-                       key=lambda s: (sum(s), s))
+    positions = sorted(
+        (
+            (b, c, o)
+            for b in range(6)
+            for c in range(1, pegs + 1)
+            for o in range(1, pegs + 1)
+            if b + c + o <= pegs
+        ),
+        key=lambda s: (sum(s), s),
+    )
     p_roll = dict.fromkeys(positions, 0.5)
 
     def p_end(b, c, o):
@@ -214,7 +250,7 @@ def test_group_sizes(table16):
     for pegs in range(7, 17):
         groups = strategy_string(table16, pegs).strip("()").split("/")
         assert [len(g) for g in groups] == [pegs - 3, pegs - 3, pegs - 4, pegs - 5, pegs - 6]
-        assert sum(map(len, groups)) == 5 * pegs - 21      # "5 more with every extra stick"
+        assert sum(map(len, groups)) == 5 * pegs - 21  # "5 more with every extra stick"
 
 
 def test_small_games_always_continue(table16):
@@ -228,13 +264,18 @@ def test_small_games_always_continue(table16):
 
 
 def test_thirteen_peg_exception(table16):
-    stops = {(int(b), int(c), int(o))
-             for b, c, o, r in zip(table16.b, table16.c, table16.o, table16.roll)
-             if b == 3 and b + c + o == 13 and not r}
+    stops = {
+        (int(b), int(c), int(o))
+        for b, c, o, r in zip(table16.b, table16.c, table16.o, table16.roll)
+        if b == 3 and b + c + o == 13 and not r
+    }
     assert stops == {(3, 4, 6), (3, 5, 5), (3, 6, 4)}
     # with 12 pegs in play nobody stops at 3 on the lid
-    assert all(r for b, c, o, r in zip(table16.b, table16.c, table16.o, table16.roll)
-               if b == 3 and b + c + o == 12)
+    assert all(
+        r
+        for b, c, o, r in zip(table16.b, table16.c, table16.o, table16.roll)
+        if b == 3 and b + c + o == 12
+    )
 
 
 def test_strategy_same_from_float_and_exact(table16, float_table16):
@@ -268,14 +309,16 @@ def test_decision_facts_up_to_fifteen_pegs(table16):
         elif b == 4:
             assert roll == (c == 1 and o == 1), (b, c, o)
         elif b == 0:
-            assert roll, (b, c, o)       # the paper's assumption: never stop on an empty lid
+            assert roll, (b, c, o)  # the paper's assumption: never stop on an empty lid
 
 
 def test_decisions_symmetric_in_the_hands(table16):
     """Up to 16 pegs the roll/stop map is unchanged by swapping the two hands, as the
     palindromic published groups (111000111, 1100000011, ...) suggest."""
-    roll = {(int(b), int(c), int(o)): bool(r)
-            for b, c, o, r in zip(table16.b, table16.c, table16.o, table16.roll)}
+    roll = {
+        (int(b), int(c), int(o)): bool(r)
+        for b, c, o, r in zip(table16.b, table16.c, table16.o, table16.roll)
+    }
     assert len(roll) == count_states(16)
     for (b, c, o), r in roll.items():
         assert roll[b, o, c] == r, (b, c, o)
@@ -286,22 +329,31 @@ def test_decisions_symmetric_in_the_hands(table16):
 # ---------------------------------------------------------------------------
 def test_count_states_matches_enumeration():
     for pegs in range(0, 30):
-        brute = sum(1 for b in range(SOCKETS + 1) for c in range(1, pegs + 1)
-                    for o in range(1, pegs + 1) if b + c + o <= pegs)
+        brute = sum(
+            1
+            for b in range(SOCKETS + 1)
+            for c in range(1, pegs + 1)
+            for o in range(1, pegs + 1)
+            if b + c + o <= pegs
+        )
         assert count_states(pegs) == brute, pegs
     assert count_states(40) == 4115
 
 
 def test_forty_peg_graph_sizes(graph40):
-    assert graph40.n_states - 1 == 4115           # + the WIN terminal
+    assert graph40.n_states - 1 == 4115  # + the WIN terminal
     assert graph40.states[graph40.start] == SixState(0, 20, 20)
     first_round = build(SuperSix(pegs=40, rules="first-round"))
     assert first_round.n_states - 1 == 4115 + 3
     extra = {s for s in first_round.states if s != WIN and s.phase != PLAY}
-    assert extra == {SixState(0, 20, 20, FIRST_THROW), SixState(1, 20, 19, SECOND_THROW),
-                     SixState(0, 20, 19, SECOND_THROW)}
-    assert graph40.layer_counts()[2:] == [sum(max(t - b - 1, 0) for b in range(6))
-                                          for t in range(2, 41)]
+    assert extra == {
+        SixState(0, 20, 20, FIRST_THROW),
+        SixState(1, 20, 19, SECOND_THROW),
+        SixState(0, 20, 19, SECOND_THROW),
+    }
+    assert graph40.layer_counts()[2:] == [
+        sum(max(t - b - 1, 0) for b in range(6)) for t in range(2, 41)
+    ]
 
 
 def _structure(graph):
@@ -310,10 +362,19 @@ def _structure(graph):
     out = {}
     for i in range(graph.n_states):
         out[states[i]] = [
-            (graph.probability(k),
-             tuple((states[int(graph.option_target[j])], int(graph.option_move[j]),
-                    bool(graph.option_passes[j])) for j in graph.options_of(k)))
-            for k in graph.outcomes_of(i)]
+            (
+                graph.probability(k),
+                tuple(
+                    (
+                        states[int(graph.option_target[j])],
+                        int(graph.option_move[j]),
+                        bool(graph.option_passes[j]),
+                    )
+                    for j in graph.options_of(k)
+                ),
+            )
+            for k in graph.outcomes_of(i)
+        ]
     return out
 
 
@@ -327,7 +388,7 @@ def test_vectorised_builder_matches_exploration(pegs, rules):
     assert fast.n_outcomes == slow.n_outcomes
     assert fast.n_options == slow.n_options
     assert fast.states[fast.start] == slow.states[slow.start] == game.start()
-    assert _structure(fast) == _structure(slow)            # same outcomes, same order
+    assert _structure(fast) == _structure(slow)  # same outcomes, same order
 
     f_fast, f_slow = solve(fast), solve(slow)
     e_fast, e_slow = solve(fast, exact=True), solve(slow, exact=True)
@@ -345,16 +406,25 @@ def test_state_lookup_outside_the_graph(rules):
     8/3/3 as the first-round start with 6.)"""
     for explore in (False, True):
         solution = solve(build(SuperSix(pegs=10, rules=rules), explore=explore))
-        for bad in (SixState(0, 13, 1), SixState(1, 10, 1), SixState(8, 5, 5),
-                    SixState(6, 1, 1), SixState(1, -1, 5), SixState(0, 2, 2, 3),
-                    SixState(0, 2.5, 2), ("a", "b", "c"), (10**30, 1, 1)):
+        for bad in (
+            SixState(0, 13, 1),
+            SixState(1, 10, 1),
+            SixState(8, 5, 5),
+            SixState(6, 1, 1),
+            SixState(1, -1, 5),
+            SixState(0, 2, 2, 3),
+            SixState(0, 2.5, 2),
+            ("a", "b", "c"),
+            (10**30, 1, 1),
+        ):
             with pytest.raises(InvalidArgumentError, match="not in this graph"):
                 solution.value(bad)
     graph = build(SuperSix(pegs=6, rules="first-round"))
     with pytest.raises(InvalidArgumentError, match="not in this graph"):
         graph.state_number(SixState(8, 3, 3))
-    assert graph.states[graph.state_number(SixState(0, 3, 3, FIRST_THROW))] == \
-        SixState(0, 3, 3, FIRST_THROW)
+    assert graph.states[graph.state_number(SixState(0, 3, 3, FIRST_THROW))] == SixState(
+        0, 3, 3, FIRST_THROW
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -365,7 +435,7 @@ def test_first_round_changes_the_start_value(solved40):
     free, first = solved40.start_value, fr.start_value
     assert 0 < free < 1 and 0 < first < 1
     assert abs(free - first) > 1e-3
-    assert free > first             # the free starter may keep throwing
+    assert free > first  # the free starter may keep throwing
     assert fr.residual < 1e-12
     # Normal-play positions have the same value under both rule sets.
     for state in (SixState(0, 20, 20), SixState(3, 7, 9), SixState(5, 1, 1)):
@@ -386,13 +456,16 @@ def test_first_round_throws_once(pegs):
             assert len(options) == 1
             j = options[0]
             target = graph.states[int(graph.option_target[j])]
-            if target != WIN:              # the only non-passing option is a win
+            if target != WIN:  # the only non-passing option is a win
                 assert graph.option_passes[j]
                 assert graph.option_move[j] in (STOP, TAKE)
                 assert target.phase == (SECOND_THROW if state.phase == FIRST_THROW else PLAY)
     # in particular the first throw offers no CONTINUE
-    moves = [int(graph.option_move[j]) for k in graph.outcomes_of(graph.start)
-             for j in graph.options_of(k)]
+    moves = [
+        int(graph.option_move[j])
+        for k in graph.outcomes_of(graph.start)
+        for j in graph.options_of(k)
+    ]
     assert CONTINUE not in moves and moves == [STOP, STOP]
 
 
@@ -456,8 +529,9 @@ def simple_policies(graph):
     single = graph.option_move[first[counts == 1]]
     assert set(np.unique(single)) <= {CONTINUE, STOP, TAKE}
     roll = Policy(np.where(counts > 0, 0, -1).astype(np.int32), name="always roll")
-    stop = Policy(np.where(two, 1, np.where(counts > 0, 0, -1)).astype(np.int32),
-                  name="always stop")
+    stop = Policy(
+        np.where(two, 1, np.where(counts > 0, 0, -1)).astype(np.int32), name="always stop"
+    )
     return roll, stop
 
 
@@ -488,10 +562,17 @@ class OneSideBound(Rules):
         i = graph.state_number(position)
         result = []
         for k in graph.outcomes_of(i):
-            options = [Option((graph.states[int(graph.option_target[j])],
-                               bound != bool(graph.option_passes[j])),
-                              int(graph.option_move[j]), bool(graph.option_passes[j]))
-                       for j in graph.options_of(k)]
+            options = [
+                Option(
+                    (
+                        graph.states[int(graph.option_target[j])],
+                        bound != bool(graph.option_passes[j]),
+                    ),
+                    int(graph.option_move[j]),
+                    bool(graph.option_passes[j]),
+                )
+                for j in graph.options_of(k)
+            ]
             if bound:
                 options = [options[int(self.policy.choice[k])]]
             result.append(Outcome(graph.probability(k), tuple(options)))
@@ -551,11 +632,12 @@ def test_bad_pegs(pegs):
 def test_odd_pegs(pegs):
     with pytest.raises(InvalidArgumentError, match=f"{pegs} pegs cannot be split evenly"):
         SuperSix(pegs=pegs)
-    assert SuperSix(hands=(pegs // 2 + 1, pegs // 2)).pegs == pegs     # explicit hands work
+    assert SuperSix(hands=(pegs // 2 + 1, pegs // 2)).pegs == pegs  # explicit hands work
 
 
-@pytest.mark.parametrize("hands", [(0, 3), (3, 0), (2, -1), (2,), (1, 2, 3), (True, 2),
-                                   (2.0, 2), 5])
+@pytest.mark.parametrize(
+    "hands", [(0, 3), (3, 0), (2, -1), (2,), (1, 2, 3), (True, 2), (2.0, 2), 5]
+)
 def test_bad_hands(hands):
     with pytest.raises(InvalidArgumentError, match="hands must be two whole numbers"):
         SuperSix(hands=hands)

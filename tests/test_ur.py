@@ -22,10 +22,28 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from gamegraph import (InvalidArgumentError, Policy, StateGraph, UnknownNameError, build,
-                       evaluate, solve)
-from gamegraph.games.ur import (RULESETS, WIN, Ur, UrState, format_position, legal_moves,
-                                parse_position, play, rule_set, state_codes, state_from_code)
+from gamegraph import (
+    InvalidArgumentError,
+    Policy,
+    StateGraph,
+    UnknownNameError,
+    build,
+    evaluate,
+    solve,
+)
+from gamegraph.games.ur import (
+    RULESETS,
+    WIN,
+    Ur,
+    UrState,
+    format_position,
+    legal_moves,
+    parse_position,
+    play,
+    rule_set,
+    state_codes,
+    state_from_code,
+)
 from gamegraph.games.ur_count import GEOMETRY, count_nonterminal
 from gamegraph.graph import expand_ranges
 from gamegraph.simulate import simulate
@@ -69,8 +87,12 @@ SHARED = {
 }
 # Rosettes (1,1) (2,4) (1,7) for finkel: squares 4, 8, 14. Masters: (1,1) 4, (2,4) 8,
 # (3,7) 12, (1,7) 16. Aseb: (1,1) 4, (2,4) 8, (2,8) 12, (2,12) 16.
-ROSETTE_SQUARES = {"finkel": {4, 8, 14}, "masters": {4, 8, 12, 16}, "blitz": {4, 8, 12, 16},
-                   "aseb": {4, 8, 12, 16}}
+ROSETTE_SQUARES = {
+    "finkel": {4, 8, 14},
+    "masters": {4, 8, 12, 16},
+    "blitz": {4, 8, 12, 16},
+    "aseb": {4, 8, 12, 16},
+}
 LENGTH = {"finkel": 14, "masters": 16, "blitz": 16, "aseb": 16}
 
 
@@ -78,10 +100,14 @@ LENGTH = {"finkel": 14, "masters": 16, "blitz": 16, "aseb": 16}
 def test_shared_squares_and_rosettes_match_the_paths_worked_out_by_hand(name):
     ruleset = rule_set(name)
     assert ruleset.length == LENGTH[name]
-    assert {s: ruleset.opponent_square(s) for s in range(1, ruleset.length + 1)
-            if ruleset.opponent_square(s)} == SHARED[name]
-    assert {s for s in range(1, ruleset.length + 1) if ruleset.is_rosette(s)} \
-        == ROSETTE_SQUARES[name]
+    assert {
+        s: ruleset.opponent_square(s)
+        for s in range(1, ruleset.length + 1)
+        if ruleset.opponent_square(s)
+    } == SHARED[name]
+    assert {s for s in range(1, ruleset.length + 1) if ruleset.is_rosette(s)} == ROSETTE_SQUARES[
+        name
+    ]
     # The mapping is its own inverse: the opponent's square of my square is mine of theirs.
     for mine, theirs in SHARED[name].items():
         assert SHARED[name][theirs] == mine
@@ -96,10 +122,16 @@ def test_rule_set_flags_dice_and_pieces():
     }
     for name, (safe, bonus, pieces, dice) in expected.items():
         ruleset = rule_set(name)
-        assert (ruleset.safe_rosettes, ruleset.capture_bonus, ruleset.pieces) == (safe, bonus, pieces)
+        assert (ruleset.safe_rosettes, ruleset.capture_bonus, ruleset.pieces) == (
+            safe,
+            bonus,
+            pieces,
+        )
         assert {t: ruleset.probability(t) for t in range(6) if ruleset.probability(t)} == dice
         assert Ur(name).throws() == sorted(dice)
-        assert [F(w, ruleset.denominator) for _, w in ruleset.throws] == [dice[t] for t in sorted(dice)]
+        assert [F(w, ruleset.denominator) for _, w in ruleset.throws] == [
+            dice[t] for t in sorted(dice)
+        ]
     assert rule_set("aseb", pieces=2).pieces == 2 and rule_set("aseb").pieces == 5
 
 
@@ -114,9 +146,9 @@ def test_entering_puts_a_waiting_piece_on_the_square_thrown(name):
 
 
 def test_no_piece_enters_when_none_is_waiting_or_its_square_is_taken():
-    assert moves("3/-", 1, pieces=1) == [(3, 4, False)]              # the only piece is out
-    assert moves("3+1/-", 2, pieces=2) == [(3, 5, False)]            # the other is borne off
-    assert moves("2/-", 2, pieces=2) == [(2, 4, False)]              # square 2 is taken
+    assert moves("3/-", 1, pieces=1) == [(3, 4, False)]  # the only piece is out
+    assert moves("3+1/-", 2, pieces=2) == [(3, 5, False)]  # the other is borne off
+    assert moves("2/-", 2, pieces=2) == [(2, 4, False)]  # square 2 is taken
     assert moves("2/-", 1, pieces=2) == [(0, 1, False), (2, 3, False)]
 
 
@@ -138,15 +170,18 @@ def test_bearing_off_needs_the_exact_throw():
 
 
 def test_bearing_off_counts_the_piece_and_passes_the_turn():
-    assert options("12,14/3", 1, pieces=3) == [(0, "3/1,12,14", True), (12, "3/13,14", True),
-                                               (14, "3/12+1", True)]
+    assert options("12,14/3", 1, pieces=3) == [
+        (0, "3/1,12,14", True),
+        (12, "3/13,14", True),
+        (14, "3/12+1", True),
+    ]
     # The last piece borne off wins, and nothing passes to the loser.
     assert options("14+2/3", 1, pieces=3) == [(14, WIN, False)]
     assert play(pos("14+2/3", pieces=3), (14, 15, False), rule_set("finkel", 3)) == (WIN, False)
 
 
 def test_own_piece_blocks_the_square():
-    assert moves("4,6/-", 2, pieces=2) == [(6, 8, False)]            # 4 -> 6 is taken
+    assert moves("4,6/-", 2, pieces=2) == [(6, 8, False)]  # 4 -> 6 is taken
     assert moves("5,6/-", 1, pieces=2) == [(6, 7, False)]
     assert moves("4,6/-", 1, pieces=3) == [(0, 1, False), (4, 5, False), (6, 7, False)]
     assert moves("4,6/-", 2, pieces=3) == [(0, 2, False), (6, 8, False)]
@@ -160,15 +195,20 @@ def test_capture_on_a_shared_square_sends_the_piece_back(name):
     assert legal_moves(state, 2, ruleset) == [(0, 2, False), (5, 7, True)]
     after, passes = play(state, (5, 7, True), ruleset)
     # The captured piece waits again: the opponent has nothing on the board.
-    assert (after, passes) == ((UrState((), 0, (7,), 0), True) if not ruleset.capture_bonus
-                               else (UrState((7,), 0, (), 0), False))
+    assert (after, passes) == (
+        (UrState((), 0, (7,), 0), True)
+        if not ruleset.capture_bonus
+        else (UrState((7,), 0, (), 0), False)
+    )
     assert after.waiting(2) in ((1, 2), (2, 1))
 
 
 def test_pieces_on_their_own_lanes_never_meet():
     # Mover's square 3 is (1,2), the opponent's square 3 is (3,2): both may stand there.
     assert moves("1/3", 2, pieces=1) == [(1, 3, False)]
-    assert play(pos("1/3", pieces=1), (1, 3, False), rule_set("finkel", 1))[0] == pos("3/3", pieces=1)
+    assert play(pos("1/3", pieces=1), (1, 3, False), rule_set("finkel", 1))[0] == pos(
+        "3/3", pieces=1
+    )
     # finkel's 13 and 14 are private too.
     assert moves("11/13", 2, pieces=1) == [(11, 13, False)]
 
@@ -178,13 +218,13 @@ def test_safe_rosette_protects_its_piece(name):
     # (2,4), square 8 for both sides, is a shared rosette.
     assert moves("6/8", 2, name, 1) == []
     assert moves("6/8", 1, name, 1) == [(6, 7, False)]
-    assert moves("6/8", 3, name, 1) == [(6, 9, False)]          # jumping over it is fine
+    assert moves("6/8", 3, name, 1) == [(6, 9, False)]  # jumping over it is fine
 
 
 def test_aseb_has_safe_rosettes_further_up_the_middle_lane():
-    assert moves("10/12", 2, "aseb", 1) == []                    # (2,8)
-    assert moves("14/16", 2, "aseb", 1) == []                    # (2,12)
-    assert moves("10/11", 1, "aseb", 1) == [(10, 11, True)]      # not a rosette
+    assert moves("10/12", 2, "aseb", 1) == []  # (2,8)
+    assert moves("14/16", 2, "aseb", 1) == []  # (2,12)
+    assert moves("10/11", 1, "aseb", 1) == [(10, 11, True)]  # not a rosette
 
 
 @pytest.mark.parametrize("name", ["masters", "blitz"])
@@ -212,7 +252,7 @@ def test_landing_on_a_rosette_gives_another_throw():
     # From the start: a throw of 4 enters on (1,1), the rosette; 3 enters beside it.
     assert options("-/-", 4) == [(0, "4/-", False)]
     assert options("-/-", 3) == [(0, "-/3", True)]
-    assert options("4/-", 4, pieces=1) == [(4, "8/-", False)]     # (2,4)
+    assert options("4/-", 4, pieces=1) == [(4, "8/-", False)]  # (2,4)
     assert options("10/-", 4, pieces=1) == [(10, "14/-", False)]  # (1,7)
     # finkel has 14 squares: 11 + 4 = 15 bears the only piece off and wins.
     assert options("11/-", 4, pieces=1) == [(11, WIN, False)]
@@ -231,24 +271,30 @@ def test_masters_dice_never_throw_zero_and_pass_only_without_a_move():
     game = Ur("masters", pieces=1)
     assert game.throws() == [1, 2, 3, 4]
     # The start: every throw enters a piece; nothing passes.
-    assert [[o.move for o in outcome.options] for outcome in game.outcomes(pos("-/-", "masters", 1))] \
-        == [[0], [0], [0], [0]]
+    assert [
+        [o.move for o in outcome.options] for outcome in game.outcomes(pos("-/-", "masters", 1))
+    ] == [[0], [0], [0], [0]]
     # The last square: 1 bears off; 2, 3, 4 have no move and pass.
     state = pos("16/3", "masters", 1)
-    assert [[(o.move, o.target, o.passes) for o in outcome.options] for outcome in game.outcomes(state)] \
-        == [[(16, WIN, False)]] + [[(-1, state.flipped(), True)]] * 3
+    assert [
+        [(o.move, o.target, o.passes) for o in outcome.options] for outcome in game.outcomes(state)
+    ] == [[(16, WIN, False)]] + [[(-1, state.flipped(), True)]] * 3
 
 
 def test_finkel_passes_on_zero_and_without_a_move():
     game = Ur("finkel", pieces=1)
     state = pos("13/14", "finkel", 1)
-    table = [(str(o.probability), [(x.move, format_position(x.target), x.passes) for x in o.options])
-             for o in game.outcomes(state)]
-    assert table == [("1/16", [(-1, "14/13", True)]),          # 0
-                     ("1/4", [(13, "14/14", False)]),          # 1: onto the rosette (1,7)
-                     ("3/8", [(13, WIN, False)]),              # 2: borne off
-                     ("1/4", [(-1, "14/13", True)]),           # 3 and 4 overshoot
-                     ("1/16", [(-1, "14/13", True)])]
+    table = [
+        (str(o.probability), [(x.move, format_position(x.target), x.passes) for x in o.options])
+        for o in game.outcomes(state)
+    ]
+    assert table == [
+        ("1/16", [(-1, "14/13", True)]),  # 0
+        ("1/4", [(13, "14/14", False)]),  # 1: onto the rosette (1,7)
+        ("3/8", [(13, WIN, False)]),  # 2: borne off
+        ("1/4", [(-1, "14/13", True)]),  # 3 and 4 overshoot
+        ("1/16", [(-1, "14/13", True)]),
+    ]
 
 
 def test_options_are_ordered_by_the_square_moved_from():
@@ -258,8 +304,11 @@ def test_options_are_ordered_by_the_square_moved_from():
         movers = [o.move for o in outcome.options]
         assert movers == sorted(movers)
     assert [o.move for o in game.outcomes(state)[2].options] == [0, 1, 5, 9]
-    assert game.move_label(-1) == "pass" and game.move_label(0) == "enter" \
+    assert (
+        game.move_label(-1) == "pass"
+        and game.move_label(0) == "enter"
         and game.move_label(9) == "from 9"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -287,24 +336,30 @@ def test_every_position_survives_format_then_parse(name):
         assert parse_position(format_position(state), ruleset) == state
 
 
-@pytest.mark.parametrize("text, message", [
-    ("4,13", "write it as the mover's squares, '/'"),
-    ("1/2/3", "write it as the mover's squares, '/'"),
-    ("a/-", "'a' is not a list of square numbers"),
-    ("4;5/-", "is not a list of square numbers"),
-    ("3+x/-", "is not a list of square numbers"),
-    ("15/-", "square 15 is off the finkel path (squares 1 to 14)"),
-    ("0/-", "square 0 is off the finkel path"),
-    ("-/-2", "square -2 is off the finkel path"),
-    ("5,5/-", "two of the mover's pieces on square 5"),
-    ("-/3,3", "two of the opponent's pieces on square 3"),
-    ("1,2,3,4,5,6,7,8/-", "the mover has 8 on the board and 0 borne off, but each side has 7 pieces"),
-    ("1,2+6/-", "the mover has 2 on the board and 6 borne off, but each side has 7 pieces"),
-    ("-/1+-1", "the opponent has 1 on the board and -1 borne off"),
-    ("7/7", "mover's square 7 and opponent's square 7 are the same tile"),
-    ("+7/-", "the mover has borne off every piece: the game is over"),
-    ("-/+7", "the opponent has borne off every piece: the game is over"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("4,13", "write it as the mover's squares, '/'"),
+        ("1/2/3", "write it as the mover's squares, '/'"),
+        ("a/-", "'a' is not a list of square numbers"),
+        ("4;5/-", "is not a list of square numbers"),
+        ("3+x/-", "is not a list of square numbers"),
+        ("15/-", "square 15 is off the finkel path (squares 1 to 14)"),
+        ("0/-", "square 0 is off the finkel path"),
+        ("-/-2", "square -2 is off the finkel path"),
+        ("5,5/-", "two of the mover's pieces on square 5"),
+        ("-/3,3", "two of the opponent's pieces on square 3"),
+        (
+            "1,2,3,4,5,6,7,8/-",
+            "the mover has 8 on the board and 0 borne off, but each side has 7 pieces",
+        ),
+        ("1,2+6/-", "the mover has 2 on the board and 6 borne off, but each side has 7 pieces"),
+        ("-/1+-1", "the opponent has 1 on the board and -1 borne off"),
+        ("7/7", "mover's square 7 and opponent's square 7 are the same tile"),
+        ("+7/-", "the mover has borne off every piece: the game is over"),
+        ("-/+7", "the opponent has borne off every piece: the game is over"),
+    ],
+)
 def test_malformed_positions_are_refused_with_a_reason(text, message):
     with pytest.raises(InvalidArgumentError, match="position .*" + _escape(message)):
         parse_position(text, rule_set("finkel"))
@@ -321,10 +376,12 @@ def test_same_tile_checks_follow_each_rule_sets_crossings():
         pos("12/16", "masters")
     with pytest.raises(InvalidArgumentError, match="mover's square 16 and opponent's square 16"):
         pos("16/16", "aseb")
-    assert pos("16/16", "masters") == UrState((16,), 0, (16,), 0)   # (1,7) and (3,7)
-    assert pos("13/13", "finkel") == UrState((13,), 0, (13,), 0)    # (1,8) and (3,8)
+    assert pos("16/16", "masters") == UrState((16,), 0, (16,), 0)  # (1,7) and (3,7)
+    assert pos("13/13", "finkel") == UrState((13,), 0, (13,), 0)  # (1,8) and (3,8)
     assert pos("3/3", "aseb") == UrState((3,), 0, (3,), 0)
-    with pytest.raises(InvalidArgumentError, match="3 on the board and 0 borne off, but each side has 2 pieces"):
+    with pytest.raises(
+        InvalidArgumentError, match="3 on the board and 0 borne off, but each side has 2 pieces"
+    ):
         pos("1,2,3/-", "finkel", 2)
     with pytest.raises(InvalidArgumentError, match="position 42: write it as"):
         parse_position(42, rule_set("finkel"))
@@ -351,13 +408,15 @@ def assert_same_graph(vectorised, explored):
     """Same states, start, outcome weights and options (targets, moves, passes) in order."""
     number = {state: i for i, state in enumerate(vectorised.states)}
     assert len(number) == vectorised.n_states == explored.n_states
-    perm = np.array([number[state] for state in explored.states])      # explored -> vectorised
+    perm = np.array([number[state] for state in explored.states])  # explored -> vectorised
     assert perm[explored.start] == vectorised.start
     assert np.array_equal(vectorised.terminal[perm], explored.terminal)
     assert np.array_equal(np.diff(vectorised.outcome_ptr)[perm], np.diff(explored.outcome_ptr))
     outcomes = expand_ranges(vectorised.outcome_ptr[perm], vectorised.outcome_ptr[perm + 1])
-    assert np.array_equal(vectorised.outcome_weight[outcomes] * explored.denominator,
-                          explored.outcome_weight * vectorised.denominator)
+    assert np.array_equal(
+        vectorised.outcome_weight[outcomes] * explored.denominator,
+        explored.outcome_weight * vectorised.denominator,
+    )
     assert np.array_equal(np.diff(vectorised.option_ptr)[outcomes], np.diff(explored.option_ptr))
     chosen = expand_ranges(vectorised.option_ptr[outcomes], vectorised.option_ptr[outcomes + 1])
     assert np.array_equal(vectorised.option_target[chosen], perm[explored.option_target])
@@ -381,8 +440,18 @@ def test_a_custom_start_explores_only_what_follows():
     assert set(graph.states) == {pos("14+6/14+6"), WIN}
 
 
-@pytest.mark.parametrize("name, pieces", [("finkel", 1), ("finkel", 2), ("finkel", 3),
-                                          ("blitz", 1), ("blitz", 2), ("aseb", 1), ("aseb", 2)])
+@pytest.mark.parametrize(
+    "name, pieces",
+    [
+        ("finkel", 1),
+        ("finkel", 2),
+        ("finkel", 3),
+        ("blitz", 1),
+        ("blitz", 2),
+        ("aseb", 1),
+        ("aseb", 2),
+    ],
+)
 def test_every_position_is_reachable_when_a_zero_can_be_thrown(name, pieces):
     # A throw of 0 passes from any position, so every board with either side to move
     # arises: the graph holds exactly the closed-form count (plus the one WIN state).
@@ -404,9 +473,12 @@ def test_masters_reaches_fewer_positions_without_a_zero():
     assert len(every) == count_nonterminal(*GEOMETRY["masters"], 1) == 277
     missing = every - set(graph.states)
     rosettes = ROSETTE_SQUARES["masters"]
-    assert missing == {s for s in every
-                       if (s.opponent and s.opponent[0] in {4, 8, 12})
-                       or (s.mover and not s.opponent and s.mover[0] not in rosettes)}
+    assert missing == {
+        s
+        for s in every
+        if (s.opponent and s.opponent[0] in {4, 8, 12})
+        or (s.mover and not s.opponent and s.mover[0] not in rosettes)
+    }
     assert len(missing) == 61 and graph.n_states - 1 == 216
     # With two pieces each (measured): 18,992 of the 20,314 boards arise.
     graph2 = Ur("masters", 2).build_graph()
@@ -447,25 +519,35 @@ def test_king_of_ur_endgames_exactly():
     # (b) mover on 13: 2 wins (3/8), 1 reaches the rosette 14 and throws again (1/4 * 4/7),
     #     0, 3, 4 pass to (c) (3/8): u = 3/8 + 1/7 + 3/8 (1 - w).
     #     So u = 116/161, w = 74/161.
-    values = {text: solve(build(Ur("finkel", start=text)), exact=True).start_value
-              for text in ("14+6/14+6", "13+6/14+6", "14+6/13+6")}
+    values = {
+        text: solve(build(Ur("finkel", start=text)), exact=True).start_value
+        for text in ("14+6/14+6", "13+6/14+6", "14+6/13+6")
+    }
     assert values == {"14+6/14+6": F(4, 7), "13+6/14+6": F(116, 161), "14+6/13+6": F(74, 161)}
     u, w = values["13+6/14+6"], values["14+6/13+6"]
     assert u == F(3, 8) + F(1, 4) * F(4, 7) + F(3, 8) * (1 - w)
     assert w == F(1, 4) + F(3, 4) * (1 - u)
     # The other pieces do not matter: the same endgame with one piece each.
     solution = solve(Ur("finkel", 1).build_graph(), exact=True)
-    assert [solution.value(pos(t, pieces=1)) for t in ("14/14", "13/14", "14/13")] \
-        == [F(4, 7), F(116, 161), F(74, 161)]
+    assert [solution.value(pos(t, pieces=1)) for t in ("14/14", "13/14", "14/13")] == [
+        F(4, 7),
+        F(116, 161),
+        F(74, 161),
+    ]
 
 
-FINKEL_1_START = F(int(
-    "24376836161487555391769649369435603137331883740193786327165840837995742651868499084806"
-    "99398860208713659434974657553956790923837788307482162026741465920594879192321756714895"
-    "6947898628567365207024100971560745517481128246827646929"), int(
-    "45989705766799459513590678905569839207904524254449707150670910082263227176545982135796"
-    "55979264744196143897415160840658686655383574393580205029972923762842691876180172175895"
-    "4933460676701999737261331802073982544243335723876953125"))
+FINKEL_1_START = F(
+    int(
+        "24376836161487555391769649369435603137331883740193786327165840837995742651868499084806"
+        "99398860208713659434974657553956790923837788307482162026741465920594879192321756714895"
+        "6947898628567365207024100971560745517481128246827646929"
+    ),
+    int(
+        "45989705766799459513590678905569839207904524254449707150670910082263227176545982135796"
+        "55979264744196143897415160840658686655383574393580205029972923762842691876180172175895"
+        "4933460676701999737261331802073982544243335723876953125"
+    ),
+)
 
 
 def plain_value_iteration(game, sweeps=2000):
@@ -478,15 +560,22 @@ def plain_value_iteration(game, sweeps=2000):
                 if option.target != WIN and option.target not in states:
                     states[option.target] = None
                     queue.append(option.target)
-    rows = {s: [(float(o.probability), [(x.target, x.passes) for x in o.options])
-                for o in game.outcomes(s)] for s in states}
+    rows = {
+        s: [
+            (float(o.probability), [(x.target, x.passes) for x in o.options])
+            for o in game.outcomes(s)
+        ]
+        for s in states
+    }
     value = dict.fromkeys(states, 0.5)
     value[WIN] = 1.0
     for _ in range(sweeps):
         change = 0.0
         for s, row in rows.items():
-            new = sum(p * max(1 - value[t] if passes else value[t] for t, passes in opts)
-                      for p, opts in row)
+            new = sum(
+                p * max(1 - value[t] if passes else value[t] for t, passes in opts)
+                for p, opts in row
+            )
             change = max(change, abs(new - value[s]))
             value[s] = new
         if change < 1e-15:
@@ -524,15 +613,24 @@ def two_seats(graph):
     n, outcomes, options = graph.n_states, graph.n_outcomes, graph.n_options
     passes = graph.option_passes.astype(np.int64)
     return StateGraph(
-        rules=graph.rules, states=list(range(2 * n)), start=graph.start,
+        rules=graph.rules,
+        states=list(range(2 * n)),
+        start=graph.start,
         outcome_ptr=np.concatenate([graph.outcome_ptr[:-1], graph.outcome_ptr + outcomes]),
-        outcome_weight=np.tile(graph.outcome_weight, 2), denominator=graph.denominator,
+        outcome_weight=np.tile(graph.outcome_weight, 2),
+        denominator=graph.denominator,
         option_ptr=np.concatenate([graph.option_ptr[:-1], graph.option_ptr + options]),
-        option_target=np.concatenate([graph.option_target + n * passes,
-                                      graph.option_target + n * (1 - passes)]),
-        option_move=np.tile(graph.option_move, 2), option_passes=np.tile(graph.option_passes, 2),
-        terminal=np.tile(graph.terminal, 2), terminal_value=np.tile(graph.terminal_value, 2),
-        terminal_exact={i + n * seat: v for i, v in graph.terminal_exact.items() for seat in (0, 1)})
+        option_target=np.concatenate(
+            [graph.option_target + n * passes, graph.option_target + n * (1 - passes)]
+        ),
+        option_move=np.tile(graph.option_move, 2),
+        option_passes=np.tile(graph.option_passes, 2),
+        terminal=np.tile(graph.terminal, 2),
+        terminal_value=np.tile(graph.terminal_value, 2),
+        terminal_exact={
+            i + n * seat: v for i, v in graph.terminal_exact.items() for seat in (0, 1)
+        },
+    )
 
 
 def test_no_strategy_beats_the_optimum_and_the_optimum_beats_every_strategy():
@@ -549,9 +647,11 @@ def test_no_strategy_beats_the_optimum_and_the_optimum_beats_every_strategy():
     assert evaluate(seats, Policy(optimal)).start_value == pytest.approx(v, abs=1e-12)
     counts = np.diff(seats.option_ptr)
     rng = np.random.default_rng(7)
-    others = {"first": np.where(counts > 0, 0, -1),
-              "last": counts - 1,
-              "random": np.where(counts > 0, rng.integers(0, np.maximum(counts, 1)), -1)}
+    others = {
+        "first": np.where(counts > 0, 0, -1),
+        "last": counts - 1,
+        "random": np.where(counts > 0, rng.integers(0, np.maximum(counts, 1)), -1),
+    }
     for name, other in others.items():
         first_deviates = np.where(seat_of == 0, other, optimal).astype(np.int32)
         second_deviates = np.where(seat_of == 1, other, optimal).astype(np.int32)

@@ -13,11 +13,26 @@ import pytest
 from gamegraph import evaluate
 from gamegraph.errors import InvalidArgumentError, UnknownNameError
 from gamegraph.games.ur import Ur, UrState, legal_moves, parse_position, play, rule_set
-from gamegraph.games.ur_agents import (AGENTS, Expectimax, GainAgent, _pieces, gain_terms,
-                                       make_agent, outcome_throws, pip_count)
+from gamegraph.games.ur_agents import (
+    AGENTS,
+    Expectimax,
+    GainAgent,
+    _pieces,
+    gain_terms,
+    make_agent,
+    outcome_throws,
+    pip_count,
+)
 from gamegraph.games.ur_table import solve_table
-from gamegraph.games.ur_tournament import (_Chooser, agent_rows, exact_win_probability,
-                                           format_rows, play_match, round_robin, wilson)
+from gamegraph.games.ur_tournament import (
+    _Chooser,
+    agent_rows,
+    exact_win_probability,
+    format_rows,
+    play_match,
+    round_robin,
+    wilson,
+)
 
 NAMES = ["random", "first", "last", "greedy", "gain", "expectimax-2", "optimal"]
 
@@ -73,7 +88,7 @@ def test_agents_pick_legal_moves(name, ruleset, table, decisions, graph):
     elif name == "last":
         assert picks == [len(d[3]) - 1 for d in decisions]
     else:
-        assert len(set(picks)) > 1      # not stuck on one index
+        assert len(set(picks)) > 1  # not stuck on one index
     if not player.randomised and name != "gain":
         player.policy(graph).check(graph)
 
@@ -87,12 +102,15 @@ def test_first_and_last_take_the_rearmost_and_most_advanced_piece():
     assert make_agent("last", ruleset=finkel).choose(state, 1, moves) == 2
 
 
-@pytest.mark.parametrize("text, throw, expected", [
-    ("2,5/7", 2, (5, 7, True)),         # a capture beats a rosette (2 -> 4)
-    ("2,10/-", 2, (2, 4, False)),       # a rosette beats the most advanced piece
-    ("9,13/-", 2, (13, 15, False)),     # bearing off
-    ("5,9/-", 1, (9, 10, False)),       # otherwise the most advanced piece
-])
+@pytest.mark.parametrize(
+    "text, throw, expected",
+    [
+        ("2,5/7", 2, (5, 7, True)),  # a capture beats a rosette (2 -> 4)
+        ("2,10/-", 2, (2, 4, False)),  # a rosette beats the most advanced piece
+        ("9,13/-", 2, (13, 15, False)),  # bearing off
+        ("5,9/-", 1, (9, 10, False)),  # otherwise the most advanced piece
+    ],
+)
 def test_greedy_order(text, throw, expected):
     finkel = rule_set("finkel", pieces=3)
     state = parse_position(text, finkel)
@@ -129,7 +147,9 @@ def test_vectorised_policy_equals_choose_everywhere(name, graph, ruleset):
 def test_vectorised_search_equals_choose(name, graph, ruleset, table, decisions):
     player = agent(name, ruleset, table)
     choice = player.policy_array(graph)
-    assert [player.choose(s, t, m) for _, s, t, m in decisions] == [choice[k] for k, *_ in decisions]
+    assert [player.choose(s, t, m) for _, s, t, m in decisions] == [
+        choice[k] for k, *_ in decisions
+    ]
 
 
 def test_optimal_picks_the_tables_best_move(ruleset, table, decisions):
@@ -180,7 +200,7 @@ def test_expectimax_finds_the_bear_off_that_can_win_next_turn(ruleset, table):
 # ---------------------------------------------------------------------------
 # The paper's gain
 # ---------------------------------------------------------------------------
-FIGURE_8 = UrState((2,), 5, (3, 6, 8), 4)     # A waiting, B on 2; grey on 3, 6, 8
+FIGURE_8 = UrState((2,), 5, (3, 6, 8), 4)  # A waiting, B on 2; grey on 3, 6, 8
 A, B = 0, 2
 P = {t: F(c, 16) for t, c in enumerate((1, 4, 6, 4, 1))}
 
@@ -200,13 +220,13 @@ def test_gain_walking_reproduces_table_5():
 def test_gain_attack_and_capture_reproduce_table_6():
     finkel = rule_set("finkel", pieces=7)
     terms = {seq: gain_terms(FIGURE_8, seq, finkel) for seq in product((A, B), repeat=2)}
-    assert terms[A, A].attack == 6 * P[4] * P[2]                    # sequence 42
-    assert terms[A, B].attack == 6 * P[4] * P[4]                    # sequence 44
-    assert terms[B, A].attack == 6 * P[4]                           # sequence 4
-    assert terms[B, B].attack == 6 * P[4] + 6 * P[2] * P[2]         # sequences 4 and 22
-    on_5 = -5 * (P[2] + P[1] * P[1])                                # grey's 2 or 11
-    on_6 = -6 * (P[3] + P[1] * P[2])                                # grey's 3 or 12
-    on_7 = -7 * (P[4] + P[1] * P[3])                                # grey's 4 or 13
+    assert terms[A, A].attack == 6 * P[4] * P[2]  # sequence 42
+    assert terms[A, B].attack == 6 * P[4] * P[4]  # sequence 44
+    assert terms[B, A].attack == 6 * P[4]  # sequence 4
+    assert terms[B, B].attack == 6 * P[4] + 6 * P[2] * P[2]  # sequences 4 and 22
+    on_5 = -5 * (P[2] + P[1] * P[1])  # grey's 2 or 11
+    on_6 = -6 * (P[3] + P[1] * P[2])  # grey's 3 or 12
+    on_7 = -7 * (P[4] + P[1] * P[3])  # grey's 4 or 13
     assert terms[A, B].capture == terms[B, A].capture == on_5 + on_6 == F(-17, 4)
     # AA and BB: the paper leaves out grey's piece on 6 reaching 7 with a 1.
     missed = -7 * P[1]
@@ -253,8 +273,13 @@ def test_gain_agent_takes_the_best_sequence(rules):
         throw = int(throws[k])
         moves = legal_moves(state, throw, ruleset)
         pieces = _pieces(state, ruleset)
-        brute = [max(sum(gain.calculator.sequence(state, pieces, (pieces.index(m[0]),) + rest, throw))
-                     for rest in product(range(len(pieces)), repeat=2)) for m in moves]
+        brute = [
+            max(
+                sum(gain.calculator.sequence(state, pieces, (pieces.index(m[0]),) + rest, throw))
+                for rest in product(range(len(pieces)), repeat=2)
+            )
+            for m in moves
+        ]
         assert gain.gains(state, throw, moves) == brute
 
 
@@ -342,7 +367,9 @@ def test_losses_against_the_table(rows):
     for name in ("random", "first", "last", "greedy"):
         assert totals[name]["mean_loss"] > 1e-3 and totals[name]["nonoptimal"] > 0.1
     assert totals["random"]["mean_loss"] > totals["greedy"]["mean_loss"]
-    assert totals["optimal"]["win_rate"] > max(t["win_rate"] for n, t in totals.items() if n != "optimal")
+    assert totals["optimal"]["win_rate"] > max(
+        t["win_rate"] for n, t in totals.items() if n != "optimal"
+    )
     assert sum(t["wins"] for t in totals.values()) == sum(row["games"] for row in rows)
 
 
@@ -374,7 +401,7 @@ def test_monte_carlo_matches_exact_two_policy_play(graph, ruleset):
     greedy_first = exact_win_probability(graph, greedy, last)
     last_first = exact_win_probability(graph, last, greedy)
     assert 0 < last_first < greedy_first < 1
-    expected = (greedy_first + 1 - last_first) / 2          # A opens half the games
+    expected = (greedy_first + 1 - last_first) / 2  # A opens half the games
     result = play_match(graph, greedy, last, games=20000, seed=9)
     low, high = result.interval()
     assert low < expected < high
@@ -385,6 +412,13 @@ def test_monte_carlo_matches_exact_two_policy_play(graph, ruleset):
 
 def test_progress_callback(graph):
     calls = []
-    play_match(graph, "first", "last", games=250, seed=1, batch=100,
-               progress=lambda done, total: calls.append((done, total)))
+    play_match(
+        graph,
+        "first",
+        "last",
+        games=250,
+        seed=1,
+        batch=100,
+        progress=lambda done, total: calls.append((done, total)),
+    )
     assert calls == [(100, 250), (200, 250), (250, 250)]

@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 from itertools import combinations
-from pathlib import Path
 from math import comb, factorial
+from pathlib import Path
 
 import pytest
 
 from gamegraph import InvalidArgumentError, UnknownNameError
 from gamegraph.games import ur_count
-from gamegraph.games.ur_count import (GEOMETRY, PATHS, PIECES, ROSETTES, brute_force_count,
-                                      count_nonterminal, count_positions, count_table, dark_path,
-                                      murray_formula, paper_formula, paper_program, paper_vs_exact,
-                                      table_1, tile_split)
+from gamegraph.games.ur_count import (
+    GEOMETRY,
+    PATHS,
+    PIECES,
+    ROSETTES,
+    brute_force_count,
+    count_nonterminal,
+    count_positions,
+    count_table,
+    dark_path,
+    murray_formula,
+    paper_formula,
+    paper_program,
+    paper_vs_exact,
+    table_1,
+    tile_split,
+)
 
 
 # ---------------------------------------------------------------------------
@@ -21,7 +34,11 @@ from gamegraph.games.ur_count import (GEOMETRY, PATHS, PIECES, ROSETTES, brute_f
 # ---------------------------------------------------------------------------
 def test_paths_are_walks_of_adjacent_distinct_tiles():
     assert {name: len(path) for name, path in PATHS.items()} == {
-        "finkel": 14, "masters": 16, "blitz": 16, "aseb": 16}
+        "finkel": 14,
+        "masters": 16,
+        "blitz": 16,
+        "aseb": 16,
+    }
     for name, path in PATHS.items():
         assert len(set(path)) == len(path), name
         assert path[0] == (1, 4)
@@ -38,8 +55,11 @@ def test_masters_shares_the_tiles_where_the_paths_cross_lanes():
 
 
 def test_geometry_is_what_the_paths_give():
-    assert {name: tile_split(name) for name in PATHS} == GEOMETRY == {
-        "finkel": (6, 8), "masters": (4, 12), "blitz": (4, 12), "aseb": (4, 12)}
+    assert (
+        {name: tile_split(name) for name in PATHS}
+        == GEOMETRY
+        == {"finkel": (6, 8), "masters": (4, 12), "blitz": (4, 12), "aseb": (4, 12)}
+    )
     assert sum(GEOMETRY["finkel"]) == len(PATHS["finkel"])
 
 
@@ -60,11 +80,11 @@ def test_unknown_rule_set():
 # Exact counts
 # ---------------------------------------------------------------------------
 def test_published_and_hand_counts():
-    assert count_positions(6, 8, 7) == 137_913_936          # the "King of Ur" figure
-    assert count_positions(6, 8, 1) == 16 * 16 - 8          # 16 spots each, 8 shared clashes
-    assert count_positions(1, 2, 1) == 23                   # the paper's mini board
+    assert count_positions(6, 8, 7) == 137_913_936  # the "King of Ur" figure
+    assert count_positions(6, 8, 1) == 16 * 16 - 8  # 16 spots each, 8 shared clashes
+    assert count_positions(1, 2, 1) == 23  # the paper's mini board
     assert count_nonterminal(6, 8, 3) == 263_121
-    assert count_positions(0, 0, 3) == 16                   # no tiles: 4 splits per side
+    assert count_positions(0, 0, 3) == 16  # no tiles: 4 splits per side
     assert count_positions(3, 0, 0) == 1 and count_nonterminal(3, 0, 0) == 0
 
 
@@ -101,13 +121,41 @@ def test_count_table_values():
     rows = {(r.ruleset, r.pieces): (r.positions, r.nonterminal) for r in count_table()}
     assert len(rows) == 4 * 7
     assert [rows["finkel", n][0] for n in range(1, 8)] == [
-        248, 13_112, 264_304, 2_606_947, 14_680_840, 53_212_388, 137_913_936]
+        248,
+        13_112,
+        264_304,
+        2_606_947,
+        14_680_840,
+        53_212_388,
+        137_913_936,
+    ]
     assert [rows["masters", n][0] for n in range(1, 8)] == [
-        312, 20_623, 514_052, 6_165_948, 41_264_288, 172_726_782, 501_032_952]
+        312,
+        20_623,
+        514_052,
+        6_165_948,
+        41_264_288,
+        172_726_782,
+        501_032_952,
+    ]
     assert [rows["finkel", n][1] for n in range(1, 8)] == [
-        217, 12_869, 263_121, 2_602_822, 14_669_769, 53_188_365, 137_870_097]
+        217,
+        12_869,
+        263_121,
+        2_602_822,
+        14_669_769,
+        53_188_365,
+        137_870_097,
+    ]
     assert [rows["aseb", n][1] for n in range(1, 8)] == [
-        277, 20_314, 512_349, 6_159_211, 41_243_781, 172_676_489, 500_929_993]
+        277,
+        20_314,
+        512_349,
+        6_159_211,
+        41_243_781,
+        172_676_489,
+        500_929_993,
+    ]
     for n in range(1, 8):
         assert rows["masters", n] == rows["blitz", n] == rows["aseb", n]
     assert PIECES == {"finkel": 7, "masters": 7, "blitz": 5, "aseb": 5}
@@ -130,12 +178,12 @@ def test_brute_force_refuses_big_boards():
 # The paper's formula
 # ---------------------------------------------------------------------------
 def test_paper_formula_values():
-    assert paper_formula(1, 1, 2) == 23                         # appendix A's example
-    assert paper_formula(7, 6, 8) == 121_658_293                # Bell: 1.2e8
-    assert paper_formula(5, 4, 12) == 154_058_757               # Aseb: 1.5e8
-    assert paper_formula(7, 4, 16) == 25_310_478_936            # Masters at t = 16
-    assert paper_formula(7, 4, 12) == 796_572_582               # Masters at t = 12
-    assert murray_formula(7) == 5_938_914_764                   # Murray: 5.9e9
+    assert paper_formula(1, 1, 2) == 23  # appendix A's example
+    assert paper_formula(7, 6, 8) == 121_658_293  # Bell: 1.2e8
+    assert paper_formula(5, 4, 12) == 154_058_757  # Aseb: 1.5e8
+    assert paper_formula(7, 4, 16) == 25_310_478_936  # Masters at t = 16
+    assert paper_formula(7, 4, 12) == 796_572_582  # Masters at t = 12
+    assert murray_formula(7) == 5_938_914_764  # Murray: 5.9e9
 
 
 def test_eq24_taken_literally_gives_41_on_the_mini_board():
@@ -165,7 +213,7 @@ def test_both_fixes_give_the_exact_count(name):
 @pytest.mark.parametrize("private", range(0, 5))
 @pytest.mark.parametrize("shared", range(1, 7))
 def test_both_fixes_give_the_exact_count_on_small_boards(private, shared):
-    for n in range(1, 9):       # also p >= t and p > t'
+    for n in range(1, 9):  # also p >= t and p > t'
         fixed = paper_formula(n, private, shared, fix_alpha=True, fix_ranges=True)
         assert fixed == count_positions(private, shared, n)
 
@@ -200,13 +248,16 @@ def test_paper_vs_exact_rows():
     assert all(r.ratio > 1 for r in rows.values() if r.pieces < 7)
 
 
-@pytest.mark.parametrize("args, kwargs, fragment", [
-    ((8, 6, 8), {}, "needs pieces < war"),
-    ((3, 0, 8), {}, "needs safe >= 1"),
-    ((0, 6, 8), {}, "pieces must be an integer >= 1"),
-    ((3, -1, 8), {}, "safe must be an integer >= 0"),
-    ((3, 6, 0), {"fix_ranges": True}, "war must be an integer >= 1"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, fragment",
+    [
+        ((8, 6, 8), {}, "needs pieces < war"),
+        ((3, 0, 8), {}, "needs safe >= 1"),
+        ((0, 6, 8), {}, "pieces must be an integer >= 1"),
+        ((3, -1, 8), {}, "safe must be an integer >= 0"),
+        ((3, 6, 0), {"fix_ranges": True}, "war must be an integer >= 1"),
+    ],
+)
 def test_paper_formula_domain(args, kwargs, fragment):
     with pytest.raises(InvalidArgumentError, match=fragment):
         paper_formula(*args, **kwargs)
@@ -214,14 +265,16 @@ def test_paper_formula_domain(args, kwargs, fragment):
 
 def test_paper_formula_fixed_accepts_more():
     assert paper_formula(8, 6, 8, fix_alpha=True, fix_ranges=True) == count_positions(6, 8, 8)
-    assert paper_formula(3, 0, 8, fix_alpha=True) == murray_formula(3, 8) == count_positions(0, 8, 3)
+    assert (
+        paper_formula(3, 0, 8, fix_alpha=True) == murray_formula(3, 8) == count_positions(0, 8, 3)
+    )
 
 
 # ---------------------------------------------------------------------------
 # The Fortran program and Table 1
 # ---------------------------------------------------------------------------
 def test_paper_program_values():
-    assert paper_program(7, 6, 8) == 15_693                    # Bell, the printed arithmetic
+    assert paper_program(7, 6, 8) == 15_693  # Bell, the printed arithmetic
     assert paper_program(7, 6, 8, multiply=True) == 151_023_453
     assert paper_program(5, 4, 12) == 345_771
     assert paper_program(7, 4, 16) == 32_173_621
@@ -259,7 +312,9 @@ def test_main_prints_the_tables(capsys):
     assert ur_count.main() == 0
     out = capsys.readouterr().out
     assert "| finkel | (6, 8) | 248 | 13,112 | 264,304 |" in out
-    assert "| Bell | 7 | 6 | 8 | 1.2e7 | 121,658,293 (1.22e8) | 137,913,936 (1.38e8) | 15,693 |" in out
+    assert (
+        "| Bell | 7 | 6 | 8 | 1.2e7 | 121,658,293 (1.22e8) | 137,913,936 (1.38e8) | 15,693 |" in out
+    )
     assert "| P(022) = P(224) | 0.89 | 9/1024 | 0.878906 | **no** |" in out
 
 

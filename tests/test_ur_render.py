@@ -14,22 +14,32 @@ import pytest
 pytest.importorskip("matplotlib")
 pytest.importorskip("graphviz")
 
+from dot_source import parse_dot  # noqa: E402
+
 from gamegraph import build, solve  # noqa: E402
 from gamegraph.errors import InvalidArgumentError, OutputError, UnknownNameError  # noqa: E402
-from gamegraph.games.ur import (Ur, UrState, format_position, parse_position,  # noqa: E402
-                                rule_set, state_from_code)
+from gamegraph.games.ur import (
+    Ur,
+    UrState,
+    format_position,
+    parse_position,  # noqa: E402
+    rule_set,
+    state_from_code,
+)
 from gamegraph.games.ur_table import solve_table  # noqa: E402
 from renderers import dot, ur_board, ur_figures  # noqa: E402
-
-from dot_source import parse_dot  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 # Tiles written out by hand from the rule sets' boards (lane x, row y).
-FINKEL_TILES = ({(1, y) for y in (1, 2, 3, 4, 7, 8)} | {(2, y) for y in range(1, 9)}
-                | {(3, y) for y in (1, 2, 3, 4, 7, 8)})
-ASEB_TILES = ({(1, y) for y in range(1, 5)} | {(2, y) for y in range(1, 13)}
-              | {(3, y) for y in range(1, 5)})
+FINKEL_TILES = (
+    {(1, y) for y in (1, 2, 3, 4, 7, 8)}
+    | {(2, y) for y in range(1, 9)}
+    | {(3, y) for y in (1, 2, 3, 4, 7, 8)}
+)
+ASEB_TILES = (
+    {(1, y) for y in range(1, 5)} | {(2, y) for y in range(1, 13)} | {(3, y) for y in range(1, 5)}
+)
 FINKEL_ROSETTES = {(1, 1), (1, 7), (2, 4), (3, 1), (3, 7)}
 ASEB_ROSETTES = {(1, 1), (2, 4), (2, 8), (2, 12), (3, 1)}
 
@@ -61,9 +71,15 @@ def ids(groups, prefix):
 # ---------------------------------------------------------------------------
 # The board
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("rules, tiles, rosettes", [
-    ("finkel", FINKEL_TILES, FINKEL_ROSETTES), ("masters", FINKEL_TILES, FINKEL_ROSETTES),
-    ("blitz", FINKEL_TILES, FINKEL_ROSETTES), ("aseb", ASEB_TILES, ASEB_ROSETTES)])
+@pytest.mark.parametrize(
+    "rules, tiles, rosettes",
+    [
+        ("finkel", FINKEL_TILES, FINKEL_ROSETTES),
+        ("masters", FINKEL_TILES, FINKEL_ROSETTES),
+        ("blitz", FINKEL_TILES, FINKEL_ROSETTES),
+        ("aseb", ASEB_TILES, ASEB_ROSETTES),
+    ],
+)
 def test_board_tiles_are_both_paths(rules, tiles, rosettes):
     assert set(ur_board.board_tiles(rules)) == tiles
     layout = ur_board.board_layout(rules, "-/-")
@@ -82,9 +98,10 @@ def test_svg_holds_tiles_rosettes_and_pieces(tmp_path):
     assert ids(groups, "piece-light-") == {"piece-light-2", "piece-light-4", "piece-light-9"}
     assert ids(groups, "piece-dark-") == {"piece-dark-2", "piece-dark-10"}
     # Waiting and borne-off counts: light 1 and 0, dark 1 and 1.
-    assert {name: group_text(groups[f"count-{name}"]) for name in
-            ("light-waiting", "light-off", "dark-waiting", "dark-off")} == \
-        {"light-waiting": "1", "light-off": "0", "dark-waiting": "1", "dark-off": "1"}
+    assert {
+        name: group_text(groups[f"count-{name}"])
+        for name in ("light-waiting", "light-off", "dark-waiting", "dark-off")
+    } == {"light-waiting": "1", "light-off": "0", "dark-waiting": "1", "dark-off": "1"}
     assert "1 waiting, 1 borne off" in group_text(groups["summary-dark"])
     assert ids(groups, "move-") == set() and ids(groups, "value-") == set()
     assert layout.light == {2: (1, 3), 4: (1, 1), 9: (2, 5)}
@@ -98,8 +115,12 @@ def test_pieces_stand_on_their_tiles():
     layout = ur_board.board_layout(ruleset, "12,16/2,13+1")
     figure = ur_board.board_figure(layout)
     patches = {p.get_gid(): p for p in figure.axes[0].patches if p.get_gid()}
-    expected = {"piece-light-12": (3, 7), "piece-light-16": (1, 7),   # masters crosses lanes
-                "piece-dark-2": (3, 3), "piece-dark-13": (1, 8)}
+    expected = {
+        "piece-light-12": (3, 7),
+        "piece-light-16": (1, 7),  # masters crosses lanes
+        "piece-dark-2": (3, 3),
+        "piece-dark-13": (1, 8),
+    }
     for gid, (x, y) in expected.items():
         tile = patches[f"tile-{x}-{y}"]
         corner = tile.get_xy()
@@ -107,6 +128,7 @@ def test_pieces_stand_on_their_tiles():
         assert patches[gid].center == pytest.approx(centre)
     assert len([g for g in patches if g.startswith("piece-")]) == 4
     import matplotlib.pyplot as plt
+
     plt.close(figure)
 
 
@@ -122,8 +144,7 @@ def test_aseb_board(tmp_path):
 def test_move_annotations_are_the_tables_values(tmp_path, finkel2, position, throw):
     moves = finkel2.move_values(position, throw)
     path = tmp_path / "moves.svg"
-    layout = ur_board.draw_board(finkel2.ruleset, position, path, throw=throw,
-                                 move_values=moves)
+    layout = ur_board.draw_board(finkel2.ruleset, position, path, throw=throw, move_values=moves)
     groups = svg_groups(path)
     assert group_text(groups["throw"]) == f"throw: {throw}"
     best = finkel2.best_move(position, throw)
@@ -138,8 +159,9 @@ def test_move_annotations_are_the_tables_values(tmp_path, finkel2, position, thr
 
 
 def test_move_routes_follow_the_path(finkel2):
-    layout = ur_board.board_layout(finkel2.ruleset, "4,6/5", throw=4,
-                                   move_values=finkel2.move_values("4,6/5", 4))
+    layout = ur_board.board_layout(
+        finkel2.ruleset, "4,6/5", throw=4, move_values=finkel2.move_values("4,6/5", 4)
+    )
     routes = {mark.move[:2]: mark.route for mark in layout.moves}
     # 4 -> 8: (1,1) up to the middle lane (2,1), then along it to (2,4); drawn (row, lane).
     assert routes[(4, 8)] == ((1.0, 1.0), (1.0, 2.0), (4.0, 2.0))
@@ -148,8 +170,9 @@ def test_move_routes_follow_the_path(finkel2):
 
 
 def test_entering_and_bearing_off_use_the_piles(finkel2):
-    layout = ur_board.board_layout(finkel2.ruleset, "14/-", throw=1,
-                                   move_values=finkel2.move_values("14/-", 1))
+    layout = ur_board.board_layout(
+        finkel2.ruleset, "14/-", throw=1, move_values=finkel2.move_values("14/-", 1)
+    )
     routes = {mark.move[:2]: mark.route for mark in layout.moves}
     assert routes[(0, 1)][0] == layout.piles[("light", "waiting")] == (5.0, 1.0)
     assert routes[(14, 15)][-1] == layout.piles[("light", "off")] == (6.0, 1.0)
@@ -168,20 +191,26 @@ def test_a_throw_without_a_move_shows_the_pass(tmp_path, finkel2):
 
 def test_png_output(tmp_path, finkel2):
     path = tmp_path / "board.png"
-    ur_board.draw_board(finkel2.ruleset, "1,9/6,10", path, throw=1,
-                        move_values=finkel2.move_values("1,9/6,10", 1))
+    ur_board.draw_board(
+        finkel2.ruleset, "1,9/6,10", path, throw=1, move_values=finkel2.move_values("1,9/6,10", 1)
+    )
     data = path.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     assert int.from_bytes(data[16:20], "big") > 600
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(throw=5), "throw 5 is not possible"),
-    (dict(move_values=[((0, 1, False), 0.5)]), "need the throw"),
-    (dict(throw=1, move_values=[((0, 1, False), 0.5)]), "are not the legal moves"),
-    (dict(throw=1, move_values=[((4, 5, True), 1.5), ((6, 7, False), 0.5)]),
-     "not a probability"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(throw=5), "throw 5 is not possible"),
+        (dict(move_values=[((0, 1, False), 0.5)]), "need the throw"),
+        (dict(throw=1, move_values=[((0, 1, False), 0.5)]), "are not the legal moves"),
+        (
+            dict(throw=1, move_values=[((4, 5, True), 1.5), ((6, 7, False), 0.5)]),
+            "not a probability",
+        ),
+    ],
+)
 def test_bad_annotations_are_refused(finkel2, kwargs, message):
     with pytest.raises(InvalidArgumentError, match=message):
         ur_board.board_layout(finkel2.ruleset, "4,6/5", **kwargs)
@@ -212,8 +241,9 @@ def distinct_options(graph):
     """{source: {(target, passes)}} over every option of the graph."""
     out = defaultdict(set)
     sources = graph.outcome_state[graph.option_outcome]
-    for s, t, p in zip(sources.tolist(), graph.option_target.tolist(),
-                       graph.option_passes.tolist()):
+    for s, t, p in zip(
+        sources.tolist(), graph.option_target.tolist(), graph.option_passes.tolist()
+    ):
         out[s].add((t, p))
     return out
 
@@ -255,13 +285,18 @@ def test_graph_dot_marks_moves_the_optimum_does_not_take():
     taken = set()
     for k in range(len(graph.outcome_weight)):
         j = graph.option_ptr[k] + solution.policy.choice[k]
-        taken.add((int(graph.outcome_state[k]), int(graph.option_target[j]),
-                   bool(graph.option_passes[j])))
+        taken.add(
+            (int(graph.outcome_state[k]), int(graph.option_target[j]), bool(graph.option_passes[j]))
+        )
     nodes, edges = parse_dot(ur_figures.graph_dot(solution))
     assert len(nodes) == graph.n_states
     dashed = {(int(s[1:]), int(t[1:])) for s, t, a in edges if a.get("style") == "dashed"}
-    untaken = {(s, t) for s, pairs in distinct_options(graph).items() for t, p in pairs
-               if (s, t, p) not in taken}
+    untaken = {
+        (s, t)
+        for s, pairs in distinct_options(graph).items()
+        for t, p in pairs
+        if (s, t, p) not in taken
+    }
     assert untaken and dashed == untaken
 
 
@@ -280,7 +315,7 @@ def test_graph_refuses_other_games_and_bad_paths(tmp_path, one_piece):
     with pytest.raises(InvalidArgumentError, match="draws Ur graphs"):
         ur_figures.graph_dot(solve(build(Jackpot(cells=3))))
     with pytest.raises(UnknownNameError, match="'.jpg'"):
-        ur_figures.draw_graph(object(), tmp_path / "g.jpg")      # checked before any work
+        ur_figures.draw_graph(object(), tmp_path / "g.jpg")  # checked before any work
     with pytest.raises(OutputError, match="does not exist"):
         ur_figures.draw_graph(object(), tmp_path / "missing" / "g.svg")
 
@@ -311,8 +346,10 @@ def test_borne_off_svg_texts(tmp_path, finkel2):
     groups = svg_groups(path)
     for a in range(2):
         for b in range(2):
-            assert group_text(groups[f"empty-{a}-{b}"]) == \
-                f"{finkel2.value(UrState((), a, (), b)):.3f}"
+            assert (
+                group_text(groups[f"empty-{a}-{b}"])
+                == f"{finkel2.value(UrState((), a, (), b)):.3f}"
+            )
             assert group_text(groups[f"mean-{a}-{b}"]) == f"{bmap.mean[a, b]:.3f}"
     path = tmp_path / "heat-one.svg"
     ur_figures.draw_borne_off(finkel2, path, average=False)
@@ -323,10 +360,10 @@ def test_borne_off_page_is_offline(tmp_path, finkel2):
     path = tmp_path / "heat.html"
     bmap = ur_figures.write_borne_off_page(finkel2, path)
     page = path.read_text()
-    assert re.search(r"<script[^>]+src=", page) is None         # plotly.js is inside
+    assert re.search(r"<script[^>]+src=", page) is None  # plotly.js is inside
     assert "Plotly.newPlot" in page
     z = re.search(r'"z":(\[\[[^]]*\],\[[^]]*\]\])', page).group(1)
-    assert np.allclose(np.array(eval(z)).T, bmap.empty)          # the first panel's values
+    assert np.allclose(np.array(eval(z)).T, bmap.empty)  # the first panel's values
 
 
 def test_borne_off_outputs_checked_before_work(tmp_path):

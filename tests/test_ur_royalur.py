@@ -27,15 +27,18 @@ from dataclasses import replace
 
 import pytest
 
-from gamegraph.games.ur import (RULESETS, WIN, UrState, legal_moves, play, position_problem,
-                                rule_set)
+from gamegraph.games.ur import RULESETS, WIN, UrState, legal_moves, play, position_problem, rule_set
 
 royalur = pytest.importorskip("royalur")
 
 from royalur import Board, GameMetadata, GameSettings, Piece, PlayerState, PlayerType  # noqa: E402
 from royalur.model import BinaryDice, BinaryDice0AsMax, Roll  # noqa: E402
-from royalur.rules import (SimpleRuleSetProvider, WaitingForMoveGameState,  # noqa: E402
-                           WaitingForRollGameState, WinGameState)
+from royalur.rules import (
+    SimpleRuleSetProvider,
+    WaitingForMoveGameState,  # noqa: E402
+    WaitingForRollGameState,
+    WinGameState,
+)
 
 LIGHT, DARK = PlayerType.LIGHT, PlayerType.DARK
 
@@ -45,8 +48,11 @@ def royal_settings(name: str, pieces: int | None = None) -> GameSettings:
         "finkel": GameSettings.create_finkel,
         "masters": GameSettings.create_masters,
         "aseb": GameSettings.create_aseb,
-        "blitz": lambda: (GameSettings.create_masters().with_captures_grant_extra_rolls(True)
-                          .with_starting_piece_count(5)),
+        "blitz": lambda: (
+            GameSettings.create_masters()
+            .with_captures_grant_extra_rolls(True)
+            .with_starting_piece_count(5)
+        ),
     }[name]()
     return settings if pieces is None else settings.with_starting_piece_count(pieces)
 
@@ -73,14 +79,17 @@ def to_ur_state(state, settings: GameSettings) -> UrState:
             if piece is not None and piece.owner == player:
                 assert piece.path_index == index
                 mine.append(index + 1)
-        assert len(mine) == board.count_pieces(player)        # every piece is on its path
+        assert len(mine) == board.count_pieces(player)  # every piece is on its path
         squares[player] = tuple(mine)
     turn = state.get_turn()
     other = turn.get_other_player()
-    ours = UrState(squares[turn], state.get_player(turn).score,
-                   squares[other], state.get_player(other).score)
+    ours = UrState(
+        squares[turn], state.get_player(turn).score, squares[other], state.get_player(other).score
+    )
     assert ours.waiting(settings.starting_piece_count) == (
-        state.get_player(turn).piece_count, state.get_player(other).piece_count)
+        state.get_player(turn).piece_count,
+        state.get_player(other).piece_count,
+    )
     return ours
 
 
@@ -90,8 +99,10 @@ def to_royal_state(state: UrState, settings: GameSettings, turn) -> WaitingForRo
     other = turn.get_other_player()
     waiting = state.waiting(settings.starting_piece_count)
     players = {}
-    for player, squares, off, wait in ((turn, state.mover, state.mover_off, waiting[0]),
-                                       (other, state.opponent, state.opponent_off, waiting[1])):
+    for player, squares, off, wait in (
+        (turn, state.mover, state.mover_off, waiting[0]),
+        (other, state.opponent, state.opponent_off, waiting[1]),
+    ):
         path = settings.paths.get(player)
         for square in squares:
             assert board.get(path[square - 1]) is None
@@ -131,7 +142,7 @@ def compare_position(state, rules, settings, ruleset, tally: Tally):
         royal_moves = rules.find_available_moves(state.board, state.get_turn_player(), roll)
         expected = legal_moves(ours, throw, ruleset)
         assert sorted(ur_move(m, ruleset) for m in royal_moves) == expected, (ours, throw)
-        assert expected == sorted(expected)             # ours come ordered by source square
+        assert expected == sorted(expected)  # ours come ordered by source square
         tally.throws += 1
         if not royal_moves:
             # royalur hands the turn over on the unchanged board, as our pass does.
@@ -140,8 +151,9 @@ def compare_position(state, rules, settings, ruleset, tally: Tally):
             assert to_ur_state(after, settings) == ours.flipped()
             tally.passes += 1
             continue
-        waiting = WaitingForMoveGameState(state.board, state.light_player, state.dark_player,
-                                          turn, roll, royal_moves)
+        waiting = WaitingForMoveGameState(
+            state.board, state.light_player, state.dark_player, turn, roll, royal_moves
+        )
         for move in royal_moves:
             triple = ur_move(move, ruleset)
             result = rules.apply_move(waiting, move)[-1]
@@ -176,7 +188,7 @@ def playouts(name, pieces, positions, seed):
     while tally.positions < positions:
         compare_position(state, rules, settings, ruleset, tally)
         rolled = rules.apply_roll(state, Roll(draw_throw(ruleset, rng)))[-1]
-        if isinstance(rolled, WaitingForRollGameState):          # no move: the turn passes
+        if isinstance(rolled, WaitingForRollGameState):  # no move: the turn passes
             state = rolled
             continue
         moves = rolled.available_moves
@@ -215,23 +227,30 @@ def test_royalur_dice_probabilities_match():
 
 def test_conversion_round_trip():
     settings = royal_settings("masters")
-    state = UrState((3, 12, 16), 1, (5, 13, 14), 2)          # pieces on the crossing tiles
+    state = UrState((3, 12, 16), 1, (5, 13, 14), 2)  # pieces on the crossing tiles
     for turn in (LIGHT, DARK):
         assert to_ur_state(to_royal_state(state, settings, turn), settings) == state
 
 
-@pytest.mark.parametrize("name, pieces, positions, seed", [
-    ("finkel", 7, 1500, 1), ("finkel", 3, 600, 2),
-    ("masters", 7, 1500, 3), ("masters", 3, 600, 4),
-    ("blitz", 5, 1500, 5), ("blitz", 2, 600, 6),
-    ("aseb", 5, 1500, 7), ("aseb", 2, 600, 8),
-])
+@pytest.mark.parametrize(
+    "name, pieces, positions, seed",
+    [
+        ("finkel", 7, 1500, 1),
+        ("finkel", 3, 600, 2),
+        ("masters", 7, 1500, 3),
+        ("masters", 3, 600, 4),
+        ("blitz", 5, 1500, 5),
+        ("blitz", 2, 600, 6),
+        ("aseb", 5, 1500, 7),
+        ("aseb", 2, 600, 8),
+    ],
+)
 def test_playouts_agree_with_royalur(name, pieces, positions, seed):
     tally, games = playouts(name, pieces, positions, seed)
     assert tally.positions == positions
     # The playouts really cover the rules: captures, extra throws, passes, finished games.
     assert tally.moves > positions and tally.captures > positions // 20
-    assert tally.again > positions // 10 and tally.passes > positions // 50   # masters: no 0
+    assert tally.again > positions // 10 and tally.passes > positions // 50  # masters: no 0
     assert games >= 1 and tally.wins > 0
 
 
@@ -265,8 +284,14 @@ def test_random_positions_agree_with_royalur(name):
     assert tally.captures > 200 and tally.wins > 0
 
 
-@pytest.mark.parametrize("change", [{"safe_rosettes": False}, {"capture_bonus": True},
-                                    {"rosettes": frozenset({(1, 1), (3, 1), (2, 4)})}])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"safe_rosettes": False},
+        {"capture_bonus": True},
+        {"rosettes": frozenset({(1, 1), (3, 1), (2, 4)})},
+    ],
+)
 def test_the_comparison_notices_a_wrong_rule(change):
     # The same harness with one rule of gamegraph's finkel changed must disagree.
     ruleset = replace(rule_set("finkel"), **change)
@@ -276,5 +301,6 @@ def test_the_comparison_notices_a_wrong_rule(change):
     with pytest.raises(AssertionError):
         for _ in range(500):
             state = random_position(ruleset, rng)
-            compare_position(to_royal_state(state, settings, LIGHT), rules, settings, ruleset,
-                             Tally())
+            compare_position(
+                to_royal_state(state, settings, LIGHT), rules, settings, ruleset, Tally()
+            )

@@ -20,10 +20,23 @@ import pytest
 
 from gamegraph import InvalidArgumentError, OutputError, build, solve
 from gamegraph.games import ur_table
-from gamegraph.games.ur import (WIN, Ur, UrState, legal_moves, parse_position, play, rule_set,
-                                state_from_code)
-from gamegraph.games.ur_table import (MAGIC, SolvedTable, load_table, solve_table,
-                                      table_from_solution)
+from gamegraph.games.ur import (
+    WIN,
+    Ur,
+    UrState,
+    legal_moves,
+    parse_position,
+    play,
+    rule_set,
+    state_from_code,
+)
+from gamegraph.games.ur_table import (
+    MAGIC,
+    SolvedTable,
+    load_table,
+    solve_table,
+    table_from_solution,
+)
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +99,8 @@ def test_move_values_in_the_king_of_ur_endgame(finkel1, finkel2):
         # From 13 a throw of 1 reaches the rosette (1,7): another throw in "14/14", 4/7.
         [(move, value)] = t.move_values(text, 1)
         assert move == (13, 14, False) and value == pytest.approx(4 / 7, abs=1e-13)
-        assert t.move_values(text, 2) == [((13, 15, False), 1.0)]            # borne off: won
-        for throw in (0, 3, 4):                                              # no move: pass
+        assert t.move_values(text, 2) == [((13, 15, False), 1.0)]  # borne off: won
+        for throw in (0, 3, 4):  # no move: pass
             [(move, value)] = t.move_values(text, throw)
             assert move is None and value == pytest.approx(1 - 74 / 161, abs=1e-13)
         assert t.best_move(text, 1) == (13, 14, False)
@@ -99,9 +112,11 @@ def test_every_value_is_the_chance_weighted_best_of_its_move_values(finkel2):
     ruleset = table.ruleset
     throws = [(t, F(w, ruleset.denominator)) for t, w in ruleset.throws]
     worst = 0.0
-    for i in range(0, len(table), 7):                   # every 7th of the 12,869 positions
+    for i in range(0, len(table), 7):  # every 7th of the 12,869 positions
         state = state_from_code(int(table.codes[i]), ruleset.length)
-        backed_up = sum(float(p) * max(v for _, v in table.move_values(state, t)) for t, p in throws)
+        backed_up = sum(
+            float(p) * max(v for _, v in table.move_values(state, t)) for t, p in throws
+        )
         worst = max(worst, abs(backed_up - table.values[i]))
     assert worst <= 1e-12
 
@@ -121,7 +136,7 @@ def test_best_move_is_the_solvers_choice(finkel2):
             throw = throws[k - graph.outcome_ptr[i]]
             values = [v for _, v in table.move_values(state, throw)]
             best = sorted(values)
-            if best[-1] - best[-2] < 1e-9:               # a tie: either move is optimal
+            if best[-1] - best[-2] < 1e-9:  # a tie: either move is optimal
                 continue
             chosen = graph.option_move[options.start + solution.policy.choice[k]]
             assert table.best_move(state, throw)[0] == chosen
@@ -132,8 +147,10 @@ def test_best_move_is_the_solvers_choice(finkel2):
 def test_move_values_follow_legal_moves_and_play(finkel2):
     table, _ = finkel2
     ruleset = table.ruleset
-    for text, expected in (("4/6", [(0, 2, False), (4, 6, True)]),
-                           ("4,9/6", [(4, 6, True), (9, 11, False)])):
+    for text, expected in (
+        ("4/6", [(0, 2, False), (4, 6, True)]),
+        ("4,9/6", [(4, 6, True), (9, 11, False)]),
+    ):
         state = parse_position(text, ruleset)
         out = table.move_values(state, 2)
         assert [m for m, _ in out] == legal_moves(state, 2, ruleset) == expected
@@ -155,8 +172,10 @@ def test_refused_queries(finkel1, masters1):
         finkel1.value(UrState((7,), 0, (7,), 0))
     with pytest.raises(InvalidArgumentError, match="1 piece"):
         finkel1.value("1,2/-")
-    with pytest.raises(InvalidArgumentError, match="throw 5 is not possible with these dice; "
-                                                   "accepted: 0, 1, 2, 3, 4"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match="throw 5 is not possible with these dice; accepted: 0, 1, 2, 3, 4",
+    ):
         finkel1.move_values("-/-", 5)
     with pytest.raises(InvalidArgumentError, match="accepted: 1, 2, 3, 4"):
         masters1.move_values("-/-", 0)
@@ -180,12 +199,12 @@ def test_save_and_load_round_trip(finkel1, saved, finkel2, tmp_path):
     loaded = load_table(saved, rules="finkel", pieces=1)
     assert loaded.ruleset == finkel1.ruleset
     assert np.array_equal(loaded.codes, finkel1.codes)
-    assert np.array_equal(loaded.values, finkel1.values)           # bit for bit
+    assert np.array_equal(loaded.values, finkel1.values)  # bit for bit
     assert load_table(str(saved)).value("13/14") == finkel1.value("13/14")
     data = saved.read_bytes()
     assert data.startswith(b"GAMEGRAPH-UR-TABLE\n")
     size = header_size(data)
-    header = json.loads(data[len(MAGIC) + 4:len(MAGIC) + 4 + size])
+    header = json.loads(data[len(MAGIC) + 4 : len(MAGIC) + 4 + size])
     assert header["positions"] == 217 and header["rules"]["name"] == "finkel"
     assert len(data) == len(MAGIC) + 4 + size + 16 * 217
     # A bigger table, another rule set, and overwriting an existing file.
@@ -196,7 +215,7 @@ def test_save_and_load_round_trip(finkel1, saved, finkel2, tmp_path):
     aseb = solve_table("aseb", pieces=1)
     aseb.save(path)
     assert load_table(path, "aseb", 1).start_value == aseb.start_value
-    assert sorted(os.listdir(tmp_path)) == ["finkel-1.urtable", "t"]   # no temporary left
+    assert sorted(os.listdir(tmp_path)) == ["finkel-1.urtable", "t"]  # no temporary left
 
 
 def cut_points(data):
@@ -224,7 +243,7 @@ def test_truncated_files_are_refused(saved):
         with pytest.raises(InvalidArgumentError, match="is truncated"):
             load_table(saved)
         assert cut < len(data), where
-    saved.write_bytes(data[:10])                       # cut inside the magic line
+    saved.write_bytes(data[:10])  # cut inside the magic line
     with pytest.raises(InvalidArgumentError, match="is not a gamegraph Ur table"):
         load_table(saved)
     saved.write_bytes(b"")
@@ -246,7 +265,7 @@ def test_flipped_bytes_fail_the_checksum(saved):
         with pytest.raises(InvalidArgumentError, match="is damaged: its checksum does not match"):
             load_table(saved)
     saved.write_bytes(data)
-    assert load_table(saved).start_value > 0.5         # the undamaged file still loads
+    assert load_table(saved).start_value > 0.5  # the undamaged file still loads
 
 
 def rewrite_header(path, change, *, reseal=True):
@@ -257,13 +276,13 @@ def rewrite_header(path, change, *, reseal=True):
     data = path.read_bytes()
     start = len(MAGIC) + 4
     size = header_size(data)
-    header = json.loads(data[start:start + size])
-    arrays = data[start + size:]
+    header = json.loads(data[start : start + size])
+    arrays = data[start + size :]
     change(header)
     if reseal:
         fields = {k: v for k, v in header.items() if k != "crc32"}
         crc = zlib.crc32(json.dumps(fields, sort_keys=True).encode())
-        header["crc32"] = zlib.crc32(arrays, crc)      # codes then values: the bytes in order
+        header["crc32"] = zlib.crc32(arrays, crc)  # codes then values: the bytes in order
     text = json.dumps(header).encode()
     path.write_bytes(MAGIC + struct.pack("<I", len(text)) + text + arrays)
 
@@ -277,7 +296,7 @@ def test_the_checksum_covers_the_header(saved):
     at = data.index(b'"pieces": 1') + len(b'"pieces": ')
     damaged = bytearray(data)
     damaged[at] ^= 0x02
-    assert bytes(damaged[at:at + 1]) == b"3"
+    assert bytes(damaged[at : at + 1]) == b"3"
     saved.write_bytes(bytes(damaged))
     with pytest.raises(InvalidArgumentError, match="is damaged: its checksum does not match"):
         load_table(saved, "finkel", 3)
@@ -295,7 +314,7 @@ def test_the_checksum_covers_the_header(saved):
 
 def test_damaged_or_foreign_headers_are_refused(saved):
     data = saved.read_bytes()
-    saved.write_bytes(b"GAMEGRAPH-UR-TABLF\n" + data[len(MAGIC):])
+    saved.write_bytes(b"GAMEGRAPH-UR-TABLF\n" + data[len(MAGIC) :])
     with pytest.raises(InvalidArgumentError, match="is not a gamegraph Ur table"):
         load_table(saved)
     saved.write_bytes(b"\x89PNG\r\n\x1a\n" + data)
@@ -303,7 +322,7 @@ def test_damaged_or_foreign_headers_are_refused(saved):
         load_table(saved)
     start = len(MAGIC) + 4
     damaged = bytearray(data)
-    damaged[start] = ord("[")                           # the JSON no longer parses
+    damaged[start] = ord("[")  # the JSON no longer parses
     saved.write_bytes(bytes(damaged))
     with pytest.raises(InvalidArgumentError, match="has an unreadable header"):
         load_table(saved)
@@ -320,12 +339,23 @@ def test_damaged_or_foreign_headers_are_refused(saved):
         (lambda h: h["rules"].update(name=["finkel"]), "holds rules gamegraph does not know", True),
         (lambda h: h["rules"].update(pieces=9), "holds rules gamegraph does not know", True),
         (lambda h: h["rules"].update(safe_rosettes=False), "is damaged: its checksum", False),
-        (lambda h: h["rules"].update(safe_rosettes=False),
-         "holds a variant of finkel that differs from gamegraph's finkel rules", True),
+        (
+            lambda h: h["rules"].update(safe_rosettes=False),
+            "holds a variant of finkel that differs from gamegraph's finkel rules",
+            True,
+        ),
         (lambda h: h["rules"]["rosettes"].pop(), "holds a variant of finkel", True),
-        (lambda h: h["rules"].update(dice=[[1, "1/2"], [2, "1/2"]]), "holds a variant of finkel", True),
+        (
+            lambda h: h["rules"].update(dice=[[1, "1/2"], [2, "1/2"]]),
+            "holds a variant of finkel",
+            True,
+        ),
         (lambda h: h.update(positions=216), "has 16 stray bytes at the end", True),
-        (lambda h: h.update(positions=218), "is truncated: .* bytes where 218 positions need", True),
+        (
+            lambda h: h.update(positions=218),
+            "is truncated: .* bytes where 218 positions need",
+            True,
+        ),
         (lambda h: h.update(crc32=h["crc32"] ^ 1), "checksum does not match", False),
     ]
     for change, message, reseal in cases:
@@ -341,13 +371,15 @@ def test_damaged_or_foreign_headers_are_refused(saved):
 
 
 def test_tables_for_other_rules_or_piece_counts_are_refused(saved):
-    with pytest.raises(InvalidArgumentError,
-                       match="holds a table for finkel with 1 piece\\(s\\), not aseb with 1 piece"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match="holds a table for finkel with 1 piece\\(s\\), not aseb with 1 piece",
+    ):
         load_table(saved, rules="aseb", pieces=1)
     with pytest.raises(InvalidArgumentError, match="not finkel with 2 piece"):
         load_table(saved, rules="finkel", pieces=2)
     with pytest.raises(InvalidArgumentError, match="not finkel with 7 piece"):
-        load_table(saved, rules="finkel")               # the rule set's own count, 7
+        load_table(saved, rules="finkel")  # the rule set's own count, 7
     assert load_table(saved, rules=rule_set("finkel", 1)).ruleset == rule_set("finkel", 1)
 
 
@@ -371,7 +403,7 @@ def test_a_failed_save_leaves_the_existing_file_untouched(finkel1, saved, monkey
         other.save(saved)
     monkeypatch.undo()
     assert saved.read_bytes() == before
-    assert os.listdir(saved.parent) == [saved.name]     # the temporary file is gone
+    assert os.listdir(saved.parent) == [saved.name]  # the temporary file is gone
 
     # Interrupted while writing: the header is written, then the process is stopped.
     real_pack = struct.pack

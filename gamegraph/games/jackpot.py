@@ -53,8 +53,11 @@ class Jackpot(Rules):
         self.sides = sides
         self.full = (1 << cells) - 1
         # The offered cells of every ordered roll, as (cell, bit) pairs, computed once.
-        self._rolls = [[(cell, 1 << (cell - 1)) for cell in self.offered(a, b)]
-                       for a in range(1, sides + 1) for b in range(1, sides + 1)]
+        self._rolls = [
+            [(cell, 1 << (cell - 1)) for cell in self.offered(a, b)]
+            for a in range(1, sides + 1)
+            for b in range(1, sides + 1)
+        ]
 
     def start(self) -> int:
         return 0
@@ -75,10 +78,13 @@ class Jackpot(Rules):
         weight = defaultdict(int)
         for cells in self._rolls:
             weight[tuple(cell for cell, bit in cells if not state & bit)] += 1
-        total = self.sides ** 2
-        return [Outcome(Fraction(count, total),
-                        tuple(Option(state | 1 << (c - 1), move=c) for c in cells))
-                for cells, count in weight.items()]
+        total = self.sides**2
+        return [
+            Outcome(
+                Fraction(count, total), tuple(Option(state | 1 << (c - 1), move=c) for c in cells)
+            )
+            for cells, count in weight.items()
+        ]
 
     def label(self, state: int) -> str:
         if state == 0:
@@ -91,7 +97,7 @@ class Jackpot(Rules):
         return bin(state).count("1")
 
     def move_label(self, move: int) -> str:
-        return str(move)          # the cell flipped
+        return str(move)  # the cell flipped
 
     def cells_up(self, state: int) -> list[int]:
         """The flipped cells of a position.
@@ -150,7 +156,11 @@ AGENTS = {
 """The six agents of the reference analysis, by name."""
 
 PUBLISHED_PERCENT = {
-    "min": "1.3306", "max": "4.7706", "first": "1.3105",
-    "last": "5.2248", "hilo": "7.9855", "hilo2": "7.9855",
+    "min": "1.3306",
+    "max": "4.7706",
+    "first": "1.3105",
+    "last": "5.2248",
+    "hilo": "7.9855",
+    "hilo2": "7.9855",
 }
 """Win percentages the reference README prints, four decimals."""

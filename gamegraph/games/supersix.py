@@ -52,6 +52,7 @@ CONTINUE, STOP, TAKE = 1, 0, 2
 
 PLAY, FIRST_THROW, SECOND_THROW = 0, 1, 2
 
+
 def _physical_memory() -> int:
     try:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
@@ -61,7 +62,7 @@ def _physical_memory() -> int:
 
 #: Refuse games whose solve is estimated to need more than this many bytes (3/4 of RAM).
 MEMORY_LIMIT = _physical_memory() * 3 // 4
-_BYTES_PER_STATE = 400   # peak of build + solve, measured at 1,000 pegs (docs/performance.md)
+_BYTES_PER_STATE = 400  # peak of build + solve, measured at 1,000 pegs (docs/performance.md)
 
 
 class SixState(NamedTuple):
@@ -123,10 +124,13 @@ class SuperSix(Rules):
             if pegs is None:
                 pegs = 40
             if isinstance(pegs, bool) or not isinstance(pegs, (int, np.integer)) or pegs < 2:
-                raise InvalidArgumentError(f"pegs must be a whole number of at least 2, got {pegs!r}")
+                raise InvalidArgumentError(
+                    f"pegs must be a whole number of at least 2, got {pegs!r}"
+                )
             if pegs % 2:
                 raise InvalidArgumentError(
-                    f"{pegs} pegs cannot be split evenly; give an even number or explicit hands")
+                    f"{pegs} pegs cannot be split evenly; give an even number or explicit hands"
+                )
             hands = (pegs // 2, pegs // 2)
         elif pegs is not None:
             raise InvalidArgumentError("give pegs or hands, not both")
@@ -134,10 +138,14 @@ class SuperSix(Rules):
             hands = tuple(hands)
         except TypeError:
             raise InvalidArgumentError(
-                f"hands must be two whole numbers of at least 1, got {hands!r}") from None
-        if len(hands) != 2 or any(isinstance(h, bool) or not isinstance(h, (int, np.integer))
-                                  or h < 1 for h in hands):
-            raise InvalidArgumentError(f"hands must be two whole numbers of at least 1, got {hands!r}")
+                f"hands must be two whole numbers of at least 1, got {hands!r}"
+            ) from None
+        if len(hands) != 2 or any(
+            isinstance(h, bool) or not isinstance(h, (int, np.integer)) or h < 1 for h in hands
+        ):
+            raise InvalidArgumentError(
+                f"hands must be two whole numbers of at least 1, got {hands!r}"
+            )
         self.hands = (int(hands[0]), int(hands[1]))
         self.pegs = sum(self.hands)
         self.rules = rules
@@ -146,7 +154,8 @@ class SuperSix(Rules):
             raise InvalidArgumentError(
                 f"{self.pegs} pegs would need about {need / 2**30:.1f} GiB "
                 f"({count_states(self.pegs):,} positions); the limit is "
-                f"{MEMORY_LIMIT / 2**30:.0f} GiB")
+                f"{MEMORY_LIMIT / 2**30:.0f} GiB"
+            )
 
     # -- rules ----------------------------------------------------------------
     def start(self) -> SixState:
@@ -184,7 +193,7 @@ class SuperSix(Rules):
         if c == 0:
             return (Option(WIN, CONTINUE),)
         stop = Option(self._handed_over(b, o, c, phase), STOP, True)
-        if phase != PLAY:                       # a first-round throw: the turn passes
+        if phase != PLAY:  # a first-round throw: the turn passes
             return (stop,)
         return (Option(SixState(b, c, o), CONTINUE), stop)
 
@@ -213,7 +222,7 @@ class _Positions:
     def __init__(self, b, c, o, phase, pegs):
         self.b, self.c, self.o, self.phase = b, c, o, phase
         self.pegs = pegs
-        self.keys = _key(b, c, o, phase, pegs)       # sorted: numbering follows the key
+        self.keys = _key(b, c, o, phase, pegs)  # sorted: numbering follows the key
         self.win = len(b)
 
     def __len__(self):
@@ -280,7 +289,9 @@ def _build_arrays(rules: SuperSix) -> StateGraph:
         """State numbers of positions (WIN where the mover's hand is empty)."""
         out = np.full(len(bb), win, dtype=np.int64)
         live = cc > 0
-        out[live] = np.searchsorted(states.keys, _key(bb[live], cc[live], oo[live], pp[live], n_pegs))
+        out[live] = np.searchsorted(
+            states.keys, _key(bb[live], cc[live], oo[live], pp[live], n_pegs)
+        )
         return out
 
     play = phase == PLAY
@@ -347,10 +358,20 @@ def _build_arrays(rules: SuperSix) -> StateGraph:
     terminal_value = terminal.astype(np.float64)
     start = states.index_of(rules.start())
     return StateGraph(
-        rules=rules, states=states, start=start, outcome_ptr=outcome_ptr,
-        outcome_weight=weight, denominator=6, option_ptr=option_ptr, option_target=target,
-        option_move=move, option_passes=passes, terminal=terminal,
-        terminal_value=terminal_value, terminal_exact={win: Fraction(1)})
+        rules=rules,
+        states=states,
+        start=start,
+        outcome_ptr=outcome_ptr,
+        outcome_weight=weight,
+        denominator=6,
+        option_ptr=option_ptr,
+        option_target=target,
+        option_move=move,
+        option_passes=passes,
+        terminal=terminal,
+        terminal_value=terminal_value,
+        terminal_exact={win: Fraction(1)},
+    )
 
 
 class DecisionTable(NamedTuple):
@@ -403,8 +424,13 @@ def decision_table(solution) -> DecisionTable:
     if isinstance(states, _Positions):
         swapped = np.searchsorted(states.keys, _key(b, o, c, np.zeros_like(b), states.pegs))
     else:
-        swapped = np.array([graph.state_number(SixState(int(bb), int(oo), int(cc)))
-                            for bb, cc, oo in zip(b, c, o)], dtype=np.int64)
+        swapped = np.array(
+            [
+                graph.state_number(SixState(int(bb), int(oo), int(cc)))
+                for bb, cc, oo in zip(b, c, o)
+            ],
+            dtype=np.int64,
+        )
     values = solution.values
     one = Fraction(1) if solution.exact else 1.0
     return DecisionTable(b=b, c=c, o=o, p_roll=values[rows], p_end=one - values[swapped])
@@ -417,8 +443,10 @@ def _play_positions(graph):
         keep = states.phase == PLAY
         return np.flatnonzero(keep), states.b[keep], states.c[keep], states.o[keep]
     rows = [i for i, s in enumerate(states) if s != WIN and s.phase == PLAY]
-    b, c, o = (np.array([getattr(states[i], name) for i in rows], dtype=np.int64)
-               for name in ("b", "c", "o"))
+    b, c, o = (
+        np.array([getattr(states[i], name) for i in rows], dtype=np.int64)
+        for name in ("b", "c", "o")
+    )
     return np.array(rows, dtype=np.int64), b, c, o
 
 
@@ -434,11 +462,18 @@ def strategy_string(table: DecisionTable, total: int) -> str:
     '(1111/1111/111/00/0)'
     """
     if total < 4:
-        raise InvalidArgumentError(f"positions with {total} pegs in play offer no decision; use 4 or more")
+        raise InvalidArgumentError(
+            f"positions with {total} pegs in play offer no decision; use 4 or more"
+        )
     if total > int((table.b + table.c + table.o).max()):
-        raise InvalidArgumentError(f"the table covers at most {int((table.b + table.c + table.o).max())} pegs")
-    position = {(int(b), int(c), int(o)): bool(r)
-                for b, c, o, r in zip(table.b, table.c, table.o, table.roll) if b + c + o == total}
+        raise InvalidArgumentError(
+            f"the table covers at most {int((table.b + table.c + table.o).max())} pegs"
+        )
+    position = {
+        (int(b), int(c), int(o)): bool(r)
+        for b, c, o, r in zip(table.b, table.c, table.o, table.roll)
+        if b + c + o == total
+    }
     groups = []
     for lid in range(1, SOCKETS + 1):
         digits = []

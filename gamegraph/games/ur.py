@@ -55,6 +55,7 @@ RULESETS = tuple(PATHS)
 MAX_PIECES = 7
 WIN = "WIN"
 
+
 @dataclass(frozen=True)
 class RuleSet:
     """One rule set of the game, with its piece count.
@@ -121,16 +122,22 @@ _FLAGS = {  # dice, safe rosettes, capture gives a throw
     "blitz": (FOUR_BINARY, False, True),
     "aseb": (FOUR_BINARY, True, False),
 }
-_BASE = {name: RuleSet(name, PATHS[name], frozenset(ROSETTES[name]), dice, PIECES[name], safe, bonus)
-         for name, (dice, safe, bonus) in _FLAGS.items()}
+_BASE = {
+    name: RuleSet(name, PATHS[name], frozenset(ROSETTES[name]), dice, PIECES[name], safe, bonus)
+    for name, (dice, safe, bonus) in _FLAGS.items()
+}
 
 
 def check_pieces(pieces) -> int:
     """``pieces`` as an int, or InvalidArgumentError unless it is a whole number 1..7."""
-    if isinstance(pieces, bool) or not isinstance(pieces, (int, np.integer)) \
-            or not 1 <= pieces <= MAX_PIECES:
+    if (
+        isinstance(pieces, bool)
+        or not isinstance(pieces, (int, np.integer))
+        or not 1 <= pieces <= MAX_PIECES
+    ):
         raise InvalidArgumentError(
-            f"pieces must be a whole number from 1 to {MAX_PIECES}, got {pieces!r}")
+            f"pieces must be a whole number from 1 to {MAX_PIECES}, got {pieces!r}"
+        )
     return int(pieces)
 
 
@@ -164,14 +171,16 @@ class UrState(NamedTuple):
     opponent: tuple
     opponent_off: int
 
-    def flipped(self) -> "UrState":
+    def flipped(self) -> UrState:
         """The same board with the other side to move."""
         return UrState(self.opponent, self.opponent_off, self.mover, self.mover_off)
 
     def waiting(self, pieces: int) -> tuple[int, int]:
         """Pieces still to enter, for the mover and the opponent."""
-        return (pieces - len(self.mover) - self.mover_off,
-                pieces - len(self.opponent) - self.opponent_off)
+        return (
+            pieces - len(self.mover) - self.mover_off,
+            pieces - len(self.opponent) - self.opponent_off,
+        )
 
     def __str__(self):
         return format_position(self)
@@ -208,12 +217,15 @@ def parse_position(text: str, ruleset: RuleSet) -> UrState:
     ...
     gamegraph.errors.InvalidArgumentError: position '5,5/-': two of the mover's pieces on square 5
     """
+
     def fail(why):
         raise InvalidArgumentError(f"position {text!r}: {why}")
 
     if not isinstance(text, str) or text.count("/") != 1:
-        fail("write it as the mover's squares, '/', the opponent's squares "
-             "(e.g. '4,13+2/6+1'; '-' for no pieces on the board)")
+        fail(
+            "write it as the mover's squares, '/', the opponent's squares "
+            "(e.g. '4,13+2/6+1'; '-' for no pieces on the board)"
+        )
     sides = []
     for part in text.split("/"):
         squares, _, off = part.strip().partition("+")
@@ -223,7 +235,9 @@ def parse_position(text: str, ruleset: RuleSet) -> UrState:
         except ValueError:
             fail(f"{part!r} is not a list of square numbers with an optional '+borne off'")
         sides.append((numbers, off))
-    state = UrState(tuple(sorted(sides[0][0])), sides[0][1], tuple(sorted(sides[1][0])), sides[1][1])
+    state = UrState(
+        tuple(sorted(sides[0][0])), sides[0][1], tuple(sorted(sides[1][0])), sides[1][1]
+    )
     problem = position_problem(state, ruleset)
     if problem:
         fail(problem)
@@ -233,8 +247,10 @@ def parse_position(text: str, ruleset: RuleSet) -> UrState:
 def position_problem(state: UrState, ruleset: RuleSet) -> str | None:
     """Why ``state`` is not a position of the game (None when it is one)."""
     length, pieces = ruleset.length, ruleset.pieces
-    for who, squares, off in (("mover", state.mover, state.mover_off),
-                              ("opponent", state.opponent, state.opponent_off)):
+    for who, squares, off in (
+        ("mover", state.mover, state.mover_off),
+        ("opponent", state.opponent, state.opponent_off),
+    ):
         for s in squares:
             if not 1 <= s <= length:
                 return f"square {s} is off the {ruleset.name} path (squares 1 to {length})"
@@ -242,8 +258,10 @@ def position_problem(state: UrState, ruleset: RuleSet) -> str | None:
             twice = next(s for s in squares if squares.count(s) > 1)
             return f"two of the {who}'s pieces on square {twice}"
         if off < 0 or len(squares) + off > pieces:
-            return (f"the {who} has {len(squares)} on the board and {off} borne off, but each "
-                    f"side has {pieces} piece{'s' if pieces != 1 else ''}")
+            return (
+                f"the {who} has {len(squares)} on the board and {off} borne off, but each "
+                f"side has {pieces} piece{'s' if pieces != 1 else ''}"
+            )
     if state.opponent_off == pieces:
         return "the opponent has borne off every piece: the game is over"
     if state.mover_off == pieces:
@@ -308,7 +326,8 @@ def play(state: UrState, move: tuple[int, int, bool], ruleset: RuleSet):
         opponent = tuple(s for s in opponent if s != gone)
     after = UrState(tuple(sorted(mover)), mover_off, opponent, state.opponent_off)
     again = target <= ruleset.length and (
-        ruleset.is_rosette(target) or (captures and ruleset.capture_bonus))
+        ruleset.is_rosette(target) or (captures and ruleset.capture_bonus)
+    )
     return (after, False) if again else (after.flipped(), True)
 
 
@@ -382,7 +401,8 @@ class Ur(Rules):
 
     def build_graph(self) -> StateGraph:
         """Every position at once, vectorised (see :func:`build_board_graph`); with a
-        custom start, only the positions reachable from it, explored one by one."""
+        custom start, only the positions reachable from it, explored one by one.
+        """
         if self._start is not None:
             from ..build import build
 
@@ -414,7 +434,7 @@ def _side_configurations(length: int, pieces: int):
     masks = np.arange(1 << length, dtype=np.int64)
     on_board = _popcount(masks)
     masks, on_board = masks[on_board <= pieces], on_board[on_board <= pieces]
-    spare = pieces - on_board                     # waiting or borne off
+    spare = pieces - on_board  # waiting or borne off
     mask = np.repeat(masks, spare + 1)
     off = expand_counts(spare + 1)
     keep = off < pieces
@@ -440,8 +460,11 @@ class Geometry:
             self.opponent_square[s] = ruleset.opponent_square(s)
             self.rosette[s] = ruleset.is_rosette(s)
         # The opponent's shared squares as the mover's bits (for collision tests).
-        self.shared_pairs = [(s, int(self.opponent_square[s])) for s in range(1, length + 1)
-                             if self.opponent_square[s]]
+        self.shared_pairs = [
+            (s, int(self.opponent_square[s]))
+            for s in range(1, length + 1)
+            if self.opponent_square[s]
+        ]
 
     def opponent_in_mover_frame(self, opponent_mask: np.ndarray) -> np.ndarray:
         """The opponent's pieces on shared tiles, as bits of the mover's squares."""
@@ -452,8 +475,12 @@ class Geometry:
 
 
 def encode(mover_mask, mover_off, opponent_mask, opponent_off, length):
-    return (mover_mask | (mover_off << length) | (opponent_mask << (length + _OFF_BITS))
-            | (opponent_off << (2 * length + _OFF_BITS)))
+    return (
+        mover_mask
+        | (mover_off << length)
+        | (opponent_mask << (length + _OFF_BITS))
+        | (opponent_off << (2 * length + _OFF_BITS))
+    )
 
 
 def decode(code, length):
@@ -475,7 +502,7 @@ def state_codes(ruleset: RuleSet) -> np.ndarray:
     mask, off = _side_configurations(length, ruleset.pieces)
     seen_by_mover = geometry.opponent_in_mover_frame(mask)
     codes = []
-    for i in range(len(mask)):          # one opponent configuration at a time
+    for i in range(len(mask)):  # one opponent configuration at a time
         fits = (mask & seen_by_mover[i]) == 0
         codes.append(encode(mask[fits], off[fits], mask[i], off[i], length))
     codes = np.concatenate(codes)
@@ -496,8 +523,9 @@ def state_to_code(state: UrState, length: int) -> int:
     def mask(squares):
         return sum(1 << (s - 1) for s in squares)
 
-    return int(encode(mask(state.mover), state.mover_off, mask(state.opponent),
-                      state.opponent_off, length))
+    return int(
+        encode(mask(state.mover), state.mover_off, mask(state.opponent), state.opponent_off, length)
+    )
 
 
 class Positions:
@@ -585,8 +613,9 @@ def build_board_graph(game: Ur) -> StateGraph:
                     if ruleset.safe_rosettes and geometry.rosette[dest]:
                         legal &= ~captured
                         captured[:] = False
-                    new_opponent = np.where(captured, opponent & (full ^ (1 << (theirs - 1))),
-                                            opponent)
+                    new_opponent = np.where(
+                        captured, opponent & (full ^ (1 << (theirs - 1))), opponent
+                    )
                 again = np.full(n, bool(geometry.rosette[dest]))
                 if ruleset.capture_bonus:
                     again |= captured
@@ -650,8 +679,9 @@ def _reachable_part(graph: StateGraph) -> StateGraph:
     """
     n = graph.n_states
     sources = graph.outcome_state[graph.option_outcome]
-    adjacency = csr_matrix((np.ones(len(sources), dtype=np.int8), (sources, graph.option_target)),
-                           shape=(n, n))
+    adjacency = csr_matrix(
+        (np.ones(len(sources), dtype=np.int8), (sources, graph.option_target)), shape=(n, n)
+    )
     reached = np.zeros(n, dtype=bool)
     reached[breadth_first_order(adjacency, graph.start, return_predecessors=False)] = True
     if reached.all():
@@ -662,7 +692,7 @@ def _reachable_part(graph: StateGraph) -> StateGraph:
     options = expand_ranges(graph.option_ptr[outcomes], graph.option_ptr[outcomes + 1])
     per_state = graph.outcome_ptr[kept + 1] - graph.outcome_ptr[kept]
     per_outcome = graph.option_ptr[outcomes + 1] - graph.option_ptr[outcomes]
-    codes = graph.states.codes[kept[:-1]]       # WIN, numbered last, is always reached
+    codes = graph.states.codes[kept[:-1]]  # WIN, numbered last, is always reached
     return StateGraph(
         rules=graph.rules,
         states=Positions(codes, graph.states.ruleset),

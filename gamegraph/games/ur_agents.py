@@ -80,7 +80,8 @@ class Agent:
 
     def policy_array(self, graph: StateGraph) -> np.ndarray | None:
         """The choice at every outcome of ``graph`` at once, or None when the agent has no
-        vectorised form (the tournament then asks :meth:`choose` at each visited outcome)."""
+        vectorised form (the tournament then asks :meth:`choose` at each visited outcome).
+        """
         return None
 
     def policy(self, graph: StateGraph) -> Policy:
@@ -90,8 +91,9 @@ class Agent:
         legal move, one by one: seconds for 2 pieces, minutes for 3 (``gain``).
         """
         if self.randomised:
-            raise InvalidArgumentError(f"agent {self.name!r} draws a new move at every visit "
-                                       "and has no fixed policy")
+            raise InvalidArgumentError(
+                f"agent {self.name!r} draws a new move at every visit and has no fixed policy"
+            )
         choice = self.policy_array(graph)
         if choice is None:
             choice = np.zeros(graph.n_outcomes, dtype=np.int32)
@@ -120,12 +122,15 @@ def _check_moves(moves) -> int:
 def _board_graph(graph: StateGraph, ruleset: RuleSet):
     positions = graph.states
     if not hasattr(positions, "codes"):
-        raise InvalidArgumentError("a vectorised policy needs the graph of every position "
-                                   "(Ur(...).build_graph() without a custom start)")
+        raise InvalidArgumentError(
+            "a vectorised policy needs the graph of every position "
+            "(Ur(...).build_graph() without a custom start)"
+        )
     if (positions.ruleset.name, positions.ruleset.pieces) != (ruleset.name, ruleset.pieces):
         raise InvalidArgumentError(
             f"the graph is for {positions.ruleset.name} with {positions.ruleset.pieces} piece(s), "
-            f"the agent for {ruleset.name} with {ruleset.pieces}")
+            f"the agent for {ruleset.name} with {ruleset.pieces}"
+        )
     if (np.diff(graph.option_ptr) == 0).any():
         raise InvalidArgumentError("every outcome of an Ur graph offers at least one option")
     return positions
@@ -145,7 +150,8 @@ def outcome_throws(graph: StateGraph) -> np.ndarray:
 
 def first_best(graph: StateGraph, q: np.ndarray) -> np.ndarray:
     """Local index of the first option with the largest ``q`` at every outcome
-    (every outcome must offer an option)."""
+    (every outcome must offer an option).
+    """
     starts = graph.option_ptr[:-1]
     best = np.maximum.reduceat(q, starts)
     local = np.arange(graph.n_options) - starts[graph.option_outcome]
@@ -155,20 +161,22 @@ def first_best(graph: StateGraph, q: np.ndarray) -> np.ndarray:
 
 def table_values(graph: StateGraph, table) -> np.ndarray:
     """The win probability of the side to move in every state of a full-board ``graph``,
-    read from a :class:`~gamegraph.games.ur_table.SolvedTable` (1 for :data:`WIN`)."""
+    read from a :class:`~gamegraph.games.ur_table.SolvedTable` (1 for :data:`WIN`).
+    """
     positions = _board_graph(graph, table.ruleset)
     at = np.searchsorted(table.codes, positions.codes)
     at = np.minimum(at, len(table.codes) - 1)
     if len(positions.codes) and not np.array_equal(table.codes[at], positions.codes):
         raise InvalidArgumentError("the table does not hold every position of the graph")
     values = np.ones(graph.n_states)
-    values[:positions.win] = table.values[at]
+    values[: positions.win] = table.values[at]
     return values
 
 
 def option_values(graph: StateGraph, values: np.ndarray) -> np.ndarray:
     """Every option's win probability for the side choosing it: ``v(target)``, or
-    ``1 - v(target)`` when the turn passes (the library's value convention)."""
+    ``1 - v(target)`` when the turn passes (the library's value convention).
+    """
     v = values[graph.option_target]
     return np.where(graph.option_passes, 1.0 - v, v)
 
@@ -247,7 +255,7 @@ class GreedyAgent(Agent):
         state = graph.outcome_state[outcome]
         source = graph.option_move.astype(np.int64)
         target = np.clip(source + outcome_throws(graph)[outcome], 0, length + 1)
-        codes = np.append(positions.codes, 0)                # WIN owns no outcome
+        codes = np.append(positions.codes, 0)  # WIN owns no outcome
         _, _, opponent, _ = decode(codes[state], length)
         theirs = geometry.opponent_square[np.minimum(target, length + 1)]
         captures = (theirs > 0) & (((opponent >> np.maximum(theirs - 1, 0)) & 1) == 1)
@@ -267,12 +275,15 @@ def pip_count(state: UrState, ruleset: RuleSet) -> int:
     41
     """
     off = ruleset.length + 1
-    return (sum(state.mover) + off * state.mover_off) - (sum(state.opponent) + off * state.opponent_off)
+    return (sum(state.mover) + off * state.mover_off) - (
+        sum(state.opponent) + off * state.opponent_off
+    )
 
 
 def win_score(ruleset: RuleSet) -> int:
     """The heuristic value of :data:`WIN` to the side that reached it: larger than any
-    pip-count difference."""
+    pip-count difference.
+    """
     return 2 * (ruleset.length + 1) * ruleset.pieces
 
 
@@ -306,10 +317,14 @@ class Expectimax(Agent):
 
     def __init__(self, ruleset, depth: int = 2):
         super().__init__(ruleset)
-        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) \
-                or not 1 <= depth <= MAX_DEPTH:
+        if (
+            isinstance(depth, bool)
+            or not isinstance(depth, (int, np.integer))
+            or not 1 <= depth <= MAX_DEPTH
+        ):
             raise InvalidArgumentError(
-                f"expectimax depth must be a whole number from 1 to {MAX_DEPTH}, got {depth!r}")
+                f"expectimax depth must be a whole number from 1 to {MAX_DEPTH}, got {depth!r}"
+            )
         self.depth = int(depth)
         self.name = f"expectimax-{self.depth}"
         self._memo = {}
@@ -359,8 +374,9 @@ class Expectimax(Agent):
             return ((mask[:, None] >> (squares - 1)) & 1) @ squares
 
         u = np.empty(graph.n_states)
-        u[:positions.win] = (pips(mover) + (length + 1) * mover_off
-                             - pips(opponent) - (length + 1) * opponent_off)
+        u[: positions.win] = (
+            pips(mover) + (length + 1) * mover_off - pips(opponent) - (length + 1) * opponent_off
+        )
         u[positions.win] = win_score(ruleset)
         live = np.flatnonzero(~graph.terminal)
         starts = graph.outcome_ptr[live]
@@ -379,7 +395,8 @@ class Expectimax(Agent):
 # ---------------------------------------------------------------------------
 class OptimalAgent(Agent):
     """The move with the highest win probability by a solved table (the first among
-    equals, as :meth:`~gamegraph.games.ur_table.SolvedTable.best_move` picks)."""
+    equals, as :meth:`~gamegraph.games.ur_table.SolvedTable.best_move` picks).
+    """
 
     name = "optimal"
 
@@ -472,7 +489,8 @@ class _GainCalculator:
     def risk(self, mine: tuple, theirs: tuple, square: int) -> int:
         """Scaled probability that the opponent (on ``theirs``), throwing next, lands on
         our piece on ``square`` with one of its pieces on the board: in one throw, or in
-        several when the piece lands on rosettes (or captures, in blitz) on the way."""
+        several when the piece lands on rosettes (or captures, in blitz) on the way.
+        """
         target = self.other[square]
         if not target:
             return 0
@@ -500,7 +518,7 @@ class _GainCalculator:
                     walk(self._moved(pieces, at, dest, length), left, dest, depth + 1, weight * w)
 
         ours = tuple(sorted(other[s] for s in mine if other[s]))
-        for at in theirs:                     # pieces on the board only: see gain_terms
+        for at in theirs:  # pieces on the board only: see gain_terms
             walk(theirs, ours, at, 0, 1)
         self._risk[key] = total
         return total
@@ -508,7 +526,8 @@ class _GainCalculator:
     def sequence(self, state: UrState, pieces: list, sequence: tuple, throw=None) -> list:
         """Scaled [W, A, C] of moving ``pieces[sequence[0]]``, then (after each throw that
         keeps the turn) ``pieces[sequence[1]]``, ...; ``pieces`` holds each piece's square
-        (0 waiting), ``throw`` the first throw when it is known."""
+        (0 waiting), ``throw`` the first throw when it is known.
+        """
         length = self.length
         totals = [0, 0, 0]
         last = min(len(sequence), self.max_moves) - 1
@@ -521,11 +540,11 @@ class _GainCalculator:
             scale = self.scale[k + 1]
             for r, w in throws:
                 p = weight * w
-                if r == 0:                          # the turn ends; the walk so far counts
+                if r == 0:  # the turn ends; the walk so far counts
                     totals[0] += walked * p * scale
                     continue
                 got = None if at is None else self.step(mine, theirs, at, r)
-                if got is None:                     # forbidden: the branch walks nothing
+                if got is None:  # forbidden: the branch walks nothing
                     continue
                 dest, captured, again = got
                 if captured:
@@ -599,7 +618,7 @@ class _GainCalculator:
         return max(stage(0, first, tuple(state.mover), tuple(state.opponent), list(pieces), 1, 0))
 
     def to_terms(self, totals) -> GainTerms:
-        whole = self.denominator ** self.max_moves
+        whole = self.denominator**self.max_moves
         return GainTerms(*(Fraction(t, whole) for t in totals))
 
 
@@ -608,8 +627,9 @@ def _pieces(state: UrState, ruleset: RuleSet) -> list:
     return list(state.mover) + [0] * state.waiting(ruleset.pieces)[0]
 
 
-def gain_terms(state: UrState, sequence, ruleset, *, throw: int | None = None,
-               max_moves: int = 3) -> GainTerms:
+def gain_terms(
+    state: UrState, sequence, ruleset, *, throw: int | None = None, max_moves: int = 3
+) -> GainTerms:
     r"""The gain G = W + A + C of moving a sequence of pieces in one turn (Raposo & Lamont
     2023, section 4.4 and Appendix C).
 
@@ -687,13 +707,19 @@ def gain_terms(state: UrState, sequence, ruleset, *, throw: int | None = None,
     GainTerms(walk=Fraction(4, 1), attack=Fraction(6, 1), capture=Fraction(-33, 16))
     """
     ruleset = rule_set(ruleset)
-    if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) \
-            or not 1 <= max_moves <= 6:
-        raise InvalidArgumentError(f"max_moves must be a whole number from 1 to 6, got {max_moves!r}")
+    if (
+        isinstance(max_moves, bool)
+        or not isinstance(max_moves, (int, np.integer))
+        or not 1 <= max_moves <= 6
+    ):
+        raise InvalidArgumentError(
+            f"max_moves must be a whole number from 1 to 6, got {max_moves!r}"
+        )
     if throw is not None and throw not in dict(ruleset.throws):
         raise InvalidArgumentError(
             f"throw {throw!r} is not possible with these dice; accepted: "
-            + ", ".join(str(t) for t, _ in ruleset.throws))
+            + ", ".join(str(t) for t, _ in ruleset.throws)
+        )
     pieces = _pieces(state, ruleset)
     ids, used_zero = [], None
     for square in sequence:
@@ -707,7 +733,8 @@ def gain_terms(state: UrState, sequence, ruleset, *, throw: int | None = None,
         else:
             raise InvalidArgumentError(
                 f"the sequence moves a piece from square {square!r}; the mover's pieces stand "
-                f"on {', '.join(map(str, state.mover)) or 'no square'} (0: a waiting piece)")
+                f"on {', '.join(map(str, state.mover)) or 'no square'} (0: a waiting piece)"
+            )
     if not ids:
         raise InvalidArgumentError("the sequence names no piece")
     calculator = _GainCalculator(ruleset, int(max_moves))
@@ -729,10 +756,14 @@ class GainAgent(Agent):
 
     def __init__(self, ruleset, max_moves: int = 3):
         super().__init__(ruleset)
-        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) \
-                or not 1 <= max_moves <= 6:
+        if (
+            isinstance(max_moves, bool)
+            or not isinstance(max_moves, (int, np.integer))
+            or not 1 <= max_moves <= 6
+        ):
             raise InvalidArgumentError(
-                f"max_moves must be a whole number from 1 to 6, got {max_moves!r}")
+                f"max_moves must be a whole number from 1 to 6, got {max_moves!r}"
+            )
         self.calculator = _GainCalculator(self.ruleset, int(max_moves))
         self._memo = {}
 
@@ -744,7 +775,7 @@ class GainAgent(Agent):
         calculator = self.calculator
         pieces = _pieces(state, self.ruleset)
         # Waiting pieces are interchangeable: a turn enters at most max_moves of them.
-        waiting = [i for i, s in enumerate(pieces) if s == 0][:calculator.max_moves]
+        waiting = [i for i, s in enumerate(pieces) if s == 0][: calculator.max_moves]
         choices = [i for i, s in enumerate(pieces) if s] + waiting
         out = []
         for move in moves:
@@ -779,8 +810,9 @@ AGENTS = {
 }
 
 
-def make_agent(name: str, *, ruleset=None, table=None, seed: int | None = None,
-               depth: int | None = None) -> Agent:
+def make_agent(
+    name: str, *, ruleset=None, table=None, seed: int | None = None, depth: int | None = None
+) -> Agent:
     """The agent called ``name`` (a key of :data:`AGENTS`, or ``expectimax-D``).
 
     Parameters
@@ -815,7 +847,8 @@ def make_agent(name: str, *, ruleset=None, table=None, seed: int | None = None,
             if (wanted.name, wanted.pieces) != (table.ruleset.name, table.ruleset.pieces):
                 raise InvalidArgumentError(
                     f"the table is for {table.ruleset.name} with {table.ruleset.pieces} piece(s), "
-                    f"not {wanted.name} with {wanted.pieces}")
+                    f"not {wanted.name} with {wanted.pieces}"
+                )
         return OptimalAgent(table)
     if ruleset is None:
         if table is None:

@@ -140,8 +140,10 @@ def _check_sizes(private, shared, pieces):
 
 def _boards(private: int, shared: int, g: int, r: int) -> int:
     """Boards with ``g`` light and ``r`` dark pieces on tiles (no two on one tile)."""
-    return sum(comb(private, g - m) * comb(shared, m) * comb(private + shared - m, r)
-               for m in range(max(0, g - private), min(g, shared) + 1))
+    return sum(
+        comb(private, g - m) * comb(shared, m) * comb(private + shared - m, r)
+        for m in range(max(0, g - private), min(g, shared) + 1)
+    )
 
 
 def _one_side(tiles: int, pieces: int) -> int:
@@ -171,8 +173,11 @@ def count_positions(private: int, shared: int, pieces: int) -> int:
     """
     _check_sizes(private, shared, pieces)
     top = min(pieces, private + shared)
-    return sum((pieces + 1 - g) * (pieces + 1 - r) * _boards(private, shared, g, r)
-               for g in range(top + 1) for r in range(top + 1))
+    return sum(
+        (pieces + 1 - g) * (pieces + 1 - r) * _boards(private, shared, g, r)
+        for g in range(top + 1)
+        for r in range(top + 1)
+    )
 
 
 def count_nonterminal(private: int, shared: int, pieces: int) -> int:
@@ -200,8 +205,10 @@ def brute_force_count(private: int, shared: int, pieces: int, *, limit: int = 10
     _check_sizes(private, shared, pieces)
     pairs = _one_side(private + shared, pieces) ** 2
     if pairs > limit:
-        raise InvalidArgumentError(f"brute force would try {pairs:,} pairs of placements, more "
-                                   f"than limit={limit:,}; use count_positions, or fewer pieces")
+        raise InvalidArgumentError(
+            f"brute force would try {pairs:,} pairs of placements, more "
+            f"than limit={limit:,}; use count_positions, or fewer pieces"
+        )
     common = [("shared", i) for i in range(shared)]
 
     def placements(side):
@@ -235,8 +242,14 @@ def count_table(pieces=range(1, 8)) -> tuple[CountRow, ...]:
     rows = []
     for name, (private, shared) in GEOMETRY.items():
         for n in pieces:
-            rows.append(CountRow(name, n, count_positions(private, shared, n),
-                                 count_nonterminal(private, shared, n)))
+            rows.append(
+                CountRow(
+                    name,
+                    n,
+                    count_positions(private, shared, n),
+                    count_nonterminal(private, shared, n),
+                )
+            )
     return tuple(rows)
 
 
@@ -257,7 +270,7 @@ def _alpha(i: int, safe: int) -> int:
 
 def _gamma(rest: int, safe: int, fix_alpha: bool) -> int:
     """Eq. 25: one side's ``rest`` pieces not on war tiles, over its safe tiles and off board."""
-    if fix_alpha:   # (p' - i' + 1) off-board splits; C(t', i') is 0 past t'
+    if fix_alpha:  # (p' - i' + 1) off-board splits; C(t', i') is 0 past t'
         return (rest + 1) + sum((rest - i + 1) * comb(safe, i) for i in range(1, rest + 1))
     return (rest + 1) + sum(_alpha(i, safe) for i in range(1, rest + 1))
 
@@ -266,8 +279,9 @@ def _war_ranges(pieces: int, war: int, fix_ranges: bool):
     """The ``(i_g, i_b)`` pairs summed: Eq. 32 for 2p <= t, Eq. 33's two ranges above."""
     if fix_ranges or 2 * pieces <= war:
         return [(g, b) for g in range(pieces + 1) for b in range(pieces + 1) if g + b <= war]
-    return ([(g, b) for g in range(pieces + 1) for b in range(war - pieces + 1)]
-            + [(g, b) for g in range(war - pieces + 1) for b in range(war - pieces + 1, pieces + 1)])
+    return [(g, b) for g in range(pieces + 1) for b in range(war - pieces + 1)] + [
+        (g, b) for g in range(war - pieces + 1) for b in range(war - pieces + 1, pieces + 1)
+    ]
 
 
 def _check_paper(pieces, safe, war):
@@ -276,8 +290,9 @@ def _check_paper(pieces, safe, war):
             raise InvalidArgumentError(f"{label} must be an integer >= {low}, got {value!r}")
 
 
-def paper_formula(pieces: int, safe: int, war: int, *, fix_alpha: bool = False,
-                  fix_ranges: bool = False) -> int:
+def paper_formula(
+    pieces: int, safe: int, war: int, *, fix_alpha: bool = False, fix_ranges: bool = False
+) -> int:
     """The state-space count of Raposo & Lamont (2023), Eq. 32 and 33, as printed.
 
     The sum is Eq. 32 when ``2p <= t`` and Eq. 33 when ``t/2 < p < t``; ``gamma`` is
@@ -316,14 +331,20 @@ def paper_formula(pieces: int, safe: int, war: int, *, fix_alpha: bool = False,
     """
     _check_paper(pieces, safe, war)
     if not fix_ranges and pieces >= war:
-        raise InvalidArgumentError(f"the printed formula needs pieces < war (p < t), got "
-                                   f"p = {pieces}, t = {war}; fix_ranges=True accepts any p")
+        raise InvalidArgumentError(
+            f"the printed formula needs pieces < war (p < t), got "
+            f"p = {pieces}, t = {war}; fix_ranges=True accepts any p"
+        )
     if not fix_alpha and safe == 0:
-        raise InvalidArgumentError("the printed formula needs safe >= 1 (t' != 0); use "
-                                   "murray_formula for a board without safe tiles, or fix_alpha=True")
+        raise InvalidArgumentError(
+            "the printed formula needs safe >= 1 (t' != 0); use "
+            "murray_formula for a board without safe tiles, or fix_alpha=True"
+        )
     gamma = {rest: _gamma(rest, safe, fix_alpha) for rest in range(pieces + 1)}
-    return sum(gamma[pieces - g] * gamma[pieces - b] * _beta(war, g, b)
-               for g, b in _war_ranges(pieces, war, fix_ranges))
+    return sum(
+        gamma[pieces - g] * gamma[pieces - b] * _beta(war, g, b)
+        for g, b in _war_ranges(pieces, war, fix_ranges)
+    )
 
 
 def murray_formula(pieces: int, war: int = 20) -> int:
@@ -337,23 +358,26 @@ def murray_formula(pieces: int, war: int = 20) -> int:
     True
     """
     _check_paper(pieces, 0, war)
-    return sum((pieces - b + 1) * (pieces - g + 1) * _beta(war, g, b)
-               for g in range(pieces + 1) for b in range(pieces + 1))
+    return sum(
+        (pieces - b + 1) * (pieces - g + 1) * _beta(war, g, b)
+        for g in range(pieces + 1)
+        for b in range(pieces + 1)
+    )
 
 
 def _program_side(rest: int, safe: int) -> int:
     """One side's factor as the Fortran computes it (``sum1``, and ``sum2`` as intended)."""
     total = 0
     if rest > 0:
-        if rest <= safe:    # a double loop over i' and a second index: rest * sum C(t', i')
+        if rest <= safe:  # a double loop over i' and a second index: rest * sum C(t', i')
             for i in range(1, rest + 1):
                 for _ in range(1, rest + 1):
                     total += comb(safe, i)
-        else:               # Eq. 22, the one-line form of Eq. 21
+        else:  # Eq. 22, the one-line form of Eq. 21
             for i in range(1, rest + 1):
                 delta = i - safe
                 total += comb(safe, (delta - abs(delta)) // 2 + safe) * (abs(delta) + 1)
-    return total + rest + 1     # the case with no piece on a safe tile
+    return total + rest + 1  # the case with no piece on a safe tile
 
 
 def paper_program(pieces: int, safe: int, war: int, *, multiply: bool = False) -> int:
@@ -391,8 +415,9 @@ def paper_program(pieces: int, safe: int, war: int, *, multiply: bool = False) -
     """
     _check_paper(pieces, safe, war)
     if pieces >= war:
-        raise InvalidArgumentError(f"the program is valid for pieces < war (p < t), got "
-                                   f"p = {pieces}, t = {war}")
+        raise InvalidArgumentError(
+            f"the program is valid for pieces < war (p < t), got p = {pieces}, t = {war}"
+        )
     side = {rest: _program_side(rest, safe) for rest in range(pieces + 1)}
     total = 0
     for g, b in _war_ranges(pieces, war, fix_ranges=False):
@@ -410,8 +435,8 @@ class PaperRow(NamedTuple):
     ruleset: str
     pieces: int
     exact: int
-    paper: int          # Eq. 32/33 with t' = private, t = shared
-    ratio: float        # paper / exact
+    paper: int  # Eq. 32/33 with t' = private, t = shared
+    ratio: float  # paper / exact
 
 
 def paper_vs_exact(pieces=range(1, 8)) -> tuple[PaperRow, ...]:
@@ -433,13 +458,13 @@ def paper_vs_exact(pieces=range(1, 8)) -> tuple[PaperRow, ...]:
 class Table1Row(NamedTuple):
     """A row of the paper's Table 1 next to what its formula and the exact count give."""
 
-    game: str           # the paper's name for the path
+    game: str  # the paper's name for the path
     pieces: int
-    safe: int           # t' the formula is evaluated with
-    war: int            # t the formula is evaluated with
-    printed: str        # the SSC Table 1 prints
-    formula: int        # Eq. 32/33 (Eq. 34 for Murray) at (p, t', t)
-    exact: int          # count_positions(t', t, p)
+    safe: int  # t' the formula is evaluated with
+    war: int  # t the formula is evaluated with
+    printed: str  # the SSC Table 1 prints
+    formula: int  # Eq. 32/33 (Eq. 34 for Murray) at (p, t', t)
+    exact: int  # count_positions(t', t, p)
 
 
 TABLE_1 = (
@@ -485,16 +510,25 @@ def format_tables(pieces=range(1, 8)) -> str:
     for name in GEOMETRY:
         cells = [f"{r.positions:,}" for r in rows if r.ruleset == name]
         out.append(f"| {name} | {GEOMETRY[name]} | " + " | ".join(cells) + " |")
-    out += ["", "### Non-terminal positions (neither side has borne off every piece)", "",
-            head, rule]
+    out += [
+        "",
+        "### Non-terminal positions (neither side has borne off every piece)",
+        "",
+        head,
+        rule,
+    ]
     for name in GEOMETRY:
         cells = [f"{r.nonterminal:,}" for r in rows if r.ruleset == name]
         out.append(f"| {name} | {GEOMETRY[name]} | " + " | ".join(cells) + " |")
-    out += ["", "### The paper's formula (Eq. 32/33) against the exact count", "",
-            "| rule set | pieces | exact | paper's formula | paper / exact | "
-            "fixed alpha only | fixed ranges only |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
-    boards = {}         # one set of rows per board: masters, blitz and aseb share one
+    out += [
+        "",
+        "### The paper's formula (Eq. 32/33) against the exact count",
+        "",
+        "| rule set | pieces | exact | paper's formula | paper / exact | "
+        "fixed alpha only | fixed ranges only |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    boards = {}  # one set of rows per board: masters, blitz and aseb share one
     for name, size in GEOMETRY.items():
         boards.setdefault(size, []).append(name)
     for row in paper_vs_exact(pieces):
@@ -504,17 +538,25 @@ def format_tables(pieces=range(1, 8)) -> str:
         private, shared = GEOMETRY[row.ruleset]
         alpha = paper_formula(row.pieces, private, shared, fix_alpha=True)
         ranges = paper_formula(row.pieces, private, shared, fix_ranges=True)
-        out.append(f"| {', '.join(names)} | {row.pieces} | {row.exact:,} | {row.paper:,} | "
-                   f"{row.ratio:.4f} | {alpha:,} | {ranges:,} |")
-    out += ["", "### Table 1 of the paper", "",
-            "| path | p | t' | t | printed | formula at (p, t', t) | exact at (p, t', t) | "
-            "Fortran program as printed |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        out.append(
+            f"| {', '.join(names)} | {row.pieces} | {row.exact:,} | {row.paper:,} | "
+            f"{row.ratio:.4f} | {alpha:,} | {ranges:,} |"
+        )
+    out += [
+        "",
+        "### Table 1 of the paper",
+        "",
+        "| path | p | t' | t | printed | formula at (p, t', t) | exact at (p, t', t) | "
+        "Fortran program as printed |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for row in table_1():
         program = "-" if row.safe == 0 else f"{paper_program(row.pieces, row.safe, row.war):,}"
-        out.append(f"| {row.game} | {row.pieces} | {row.safe} | {row.war} | {row.printed} | "
-                   f"{row.formula:,} ({_sci(row.formula)}) | {row.exact:,} ({_sci(row.exact)}) | "
-                   f"{program} |")
+        out.append(
+            f"| {row.game} | {row.pieces} | {row.safe} | {row.war} | {row.printed} | "
+            f"{row.formula:,} ({_sci(row.formula)}) | {row.exact:,} ({_sci(row.exact)}) | "
+            f"{program} |"
+        )
     out += ["", "### Table 2 of the paper, and the rushes of section 4.2", "", format_table_2()]
     return "\n".join(out)
 

@@ -47,11 +47,21 @@ import numpy as np
 
 from ..errors import InvalidArgumentError, OutputError
 from ..solve import solve
-from .ur import (WIN, RuleSet, Ur, UrState, legal_moves, parse_position, play,
-                 position_problem, rule_set, state_to_code)
+from .ur import (
+    WIN,
+    RuleSet,
+    Ur,
+    UrState,
+    legal_moves,
+    parse_position,
+    play,
+    position_problem,
+    rule_set,
+    state_to_code,
+)
 
 MAGIC = b"GAMEGRAPH-UR-TABLE\n"
-FORMAT_VERSION = 2        # 2: the crc32 covers the header too
+FORMAT_VERSION = 2  # 2: the crc32 covers the header too
 _MAX_HEADER = 1 << 20
 
 
@@ -116,7 +126,8 @@ class SolvedTable:
         if i >= len(self.codes) or self.codes[i] != code:
             raise InvalidArgumentError(
                 f"position {position!s} cannot arise under {self.ruleset.name} rules "
-                f"with {self.ruleset.pieces} pieces")
+                f"with {self.ruleset.pieces} pieces"
+            )
         return float(self.values[i])
 
     def move_values(self, position, throw: int) -> list[tuple[tuple, float]]:
@@ -129,7 +140,8 @@ class SolvedTable:
         if throw not in dict(self.ruleset.throws):
             raise InvalidArgumentError(
                 f"throw {throw!r} is not possible with these dice; accepted: "
-                + ", ".join(str(t) for t, _ in self.ruleset.throws))
+                + ", ".join(str(t) for t, _ in self.ruleset.throws)
+            )
         moves = legal_moves(state, throw, self.ruleset)
         if not moves:
             return [(None, 1.0 - self.value(state.flipped()))]
@@ -149,8 +161,11 @@ class SolvedTable:
         """Write the table to ``path`` (a temporary file renamed into place)."""
         codes = np.ascontiguousarray(self.codes, dtype="<i8")
         values = np.ascontiguousarray(self.values, dtype="<f8")
-        header = {"format": FORMAT_VERSION, "rules": _rules_header(self.ruleset),
-                  "positions": len(codes)}
+        header = {
+            "format": FORMAT_VERSION,
+            "rules": _rules_header(self.ruleset),
+            "positions": len(codes),
+        }
         header["crc32"] = _checksum(header, codes, values)
         header = json.dumps(header).encode()
         path = os.fspath(path)
@@ -195,7 +210,7 @@ def load_table(path, rules=None, pieces: int | None = None) -> SolvedTable:
     if size > _MAX_HEADER or len(data) < offset + size:
         fail("is truncated (the header is cut short)")
     try:
-        header = json.loads(data[offset:offset + size])
+        header = json.loads(data[offset : offset + size])
         n = int(header["positions"])
         stored = header["rules"]
         name, count = stored["name"], int(stored["pieces"])
@@ -206,12 +221,16 @@ def load_table(path, rules=None, pieces: int | None = None) -> SolvedTable:
     offset += size
     expected = offset + 16 * n
     if len(data) != expected:
-        fail(f"is truncated: {len(data)} bytes where {n} positions need {expected}"
-             if len(data) < expected else f"has {len(data) - expected} stray bytes at the end")
+        fail(
+            f"is truncated: {len(data)} bytes where {n} positions need {expected}"
+            if len(data) < expected
+            else f"has {len(data) - expected} stray bytes at the end"
+        )
     codes = np.frombuffer(data, dtype="<i8", count=n, offset=offset)
     values = np.frombuffer(data, dtype="<f8", count=n, offset=offset + 8 * n)
-    if _checksum({k: v for k, v in header.items() if k != "crc32"}, codes, values) \
-            != header.get("crc32"):
+    if _checksum({k: v for k, v in header.items() if k != "crc32"}, codes, values) != header.get(
+        "crc32"
+    ):
         fail("is damaged: its checksum does not match")
     try:
         ruleset = rule_set(name, count)
@@ -222,8 +241,10 @@ def load_table(path, rules=None, pieces: int | None = None) -> SolvedTable:
     if rules is not None:
         wanted = rule_set(rules, pieces)
         if (wanted.name, wanted.pieces) != (ruleset.name, ruleset.pieces):
-            fail(f"holds a table for {ruleset.name} with {ruleset.pieces} piece(s), "
-                 f"not {wanted.name} with {wanted.pieces} piece(s)")
+            fail(
+                f"holds a table for {ruleset.name} with {ruleset.pieces} piece(s), "
+                f"not {wanted.name} with {wanted.pieces} piece(s)"
+            )
     return SolvedTable(ruleset, codes, values)
 
 
@@ -239,7 +260,9 @@ def table_from_solution(solution) -> SolvedTable:
     graph = solution.graph
     positions = graph.states
     if not hasattr(positions, "codes"):
-        raise InvalidArgumentError("a table needs the graph of every position "
-                                   "(Ur(...).build_graph() without a custom start)")
-    values = np.asarray(solution.values[:positions.win], dtype=np.float64)
+        raise InvalidArgumentError(
+            "a table needs the graph of every position "
+            "(Ur(...).build_graph() without a custom start)"
+        )
+    values = np.asarray(solution.values[: positions.win], dtype=np.float64)
     return SolvedTable(graph.rules.ruleset, positions.codes, values)

@@ -137,13 +137,22 @@ class MatchResult:
     def row(self) -> dict:
         """The match as one table row (win rates of A; each side's move losses)."""
         low, high = self.interval()
-        row = {"a": self.a.name, "b": self.b.name, "games": self.games,
-               "a_wins": self.a.wins, "a_rate": self.a.win_rate, "low": low, "high": high,
-               "first_rate": self.first_rate}
+        row = {
+            "a": self.a.name,
+            "b": self.b.name,
+            "games": self.games,
+            "a_wins": self.a.wins,
+            "a_rate": self.a.win_rate,
+            "low": low,
+            "high": high,
+            "first_rate": self.first_rate,
+        }
         for side, record in (("a", self.a), ("b", self.b)):
             row[f"{side}_decisions"] = record.decisions
             row[f"{side}_loss"] = record.mean_loss if self.measured else float("nan")
-            row[f"{side}_nonoptimal"] = record.nonoptimal_fraction if self.measured else float("nan")
+            row[f"{side}_nonoptimal"] = (
+                record.nonoptimal_fraction if self.measured else float("nan")
+            )
         row["seconds"] = self.seconds
         row["games_per_second"] = self.games / self.seconds if self.seconds > 0 else float("inf")
         return row
@@ -187,12 +196,17 @@ class _Chooser:
             if len(moves) != count:
                 raise InvalidArgumentError(
                     f"the graph offers {count} options after throw {throw} at {state}, the "
-                    f"rules {len(moves)} moves: graph and agent play different rules")
+                    f"rules {len(moves)} moves: graph and agent play different rules"
+                )
             picked = agent.choose(state, throw, moves)
-            if isinstance(picked, bool) or not isinstance(picked, (int, np.integer)) \
-                    or not 0 <= picked < count:
+            if (
+                isinstance(picked, bool)
+                or not isinstance(picked, (int, np.integer))
+                or not 0 <= picked < count
+            ):
                 raise InvalidArgumentError(
-                    f"agent {agent.name!r} picked move {picked!r} of {count} at {state}")
+                    f"agent {agent.name!r} picked move {picked!r} of {count} at {state}"
+                )
             self.choice[k] = picked
 
 
@@ -203,14 +217,28 @@ def _as_agent(agent, graph, table, seed) -> Agent:
 
 
 def _check_count(what, number, top):
-    if isinstance(number, bool) or not isinstance(number, (int, np.integer)) \
-            or not 1 <= number <= top:
-        raise InvalidArgumentError(f"{what} must be a whole number from 1 to {top:,}, got {number!r}")
+    if (
+        isinstance(number, bool)
+        or not isinstance(number, (int, np.integer))
+        or not 1 <= number <= top
+    ):
+        raise InvalidArgumentError(
+            f"{what} must be a whole number from 1 to {top:,}, got {number!r}"
+        )
 
 
-def play_match(graph: StateGraph, a, b, *, games: int, seed: int | None = None,
-               table=None, batch: int = 100_000, max_throws: int = 100_000,
-               progress=None) -> MatchResult:
+def play_match(
+    graph: StateGraph,
+    a,
+    b,
+    *,
+    games: int,
+    seed: int | None = None,
+    table=None,
+    batch: int = 100_000,
+    max_throws: int = 100_000,
+    progress=None,
+) -> MatchResult:
     """Play ``games`` games of agent ``a`` against agent ``b`` and count the wins.
 
     Parameters
@@ -244,20 +272,32 @@ def play_match(graph: StateGraph, a, b, *, games: int, seed: int | None = None,
     _check_graph(graph)
     agents = [_as_agent(x, graph, table, seed) for x in (a, b)]
     q = option_values(graph, table_values(graph, table)) if table is not None else None
-    return _play(graph, [_Chooser(x, graph) for x in agents], games=games, seed=seed, q=q,
-                 batch=batch, max_throws=max_throws, progress=progress)
+    return _play(
+        graph,
+        [_Chooser(x, graph) for x in agents],
+        games=games,
+        seed=seed,
+        q=q,
+        batch=batch,
+        max_throws=max_throws,
+        progress=progress,
+    )
 
 
 def _check_graph(graph):
     if not hasattr(graph.states, "codes"):
-        raise InvalidArgumentError("a tournament needs the graph of every position "
-                                   "(Ur(...).build_graph() without a custom start)")
+        raise InvalidArgumentError(
+            "a tournament needs the graph of every position "
+            "(Ur(...).build_graph() without a custom start)"
+        )
 
 
-def _play(graph, choosers, *, games, seed, q, batch=100_000, max_throws=100_000,
-          progress=None) -> MatchResult:
+def _play(
+    graph, choosers, *, games, seed, q, batch=100_000, max_throws=100_000, progress=None
+) -> MatchResult:
     """The match itself (see :func:`play_match`); ``q`` holds every option's win
-    probability for the side choosing it, or None to measure no losses."""
+    probability for the side choosing it, or None to measure no losses.
+    """
     _check_count("games", games, MAX_GAMES)
     positions = graph.states
     measured = q is not None
@@ -273,7 +313,7 @@ def _play(graph, choosers, *, games, seed, q, batch=100_000, max_throws=100_000,
         size = min(batch, games - begin)
         game = np.arange(begin, begin + size)
         state = np.full(size, graph.start, dtype=np.int64)
-        a_moves = game % 2 == 0                       # whose turn: True when A's
+        a_moves = game % 2 == 0  # whose turn: True when A's
         a_first = a_moves.copy()
         live = np.arange(size)
         for _ in range(max_throws):
@@ -281,8 +321,9 @@ def _play(graph, choosers, *, games, seed, q, batch=100_000, max_throws=100_000,
                 break
             throws += len(live)
             s = state[live]
-            k = np.searchsorted(cumulative, rng.integers(0, graph.denominator, size=len(live)),
-                                side="right")
+            k = np.searchsorted(
+                cumulative, rng.integers(0, graph.denominator, size=len(live)), side="right"
+            )
             outcome = graph.outcome_ptr[s] + k
             first_option = graph.option_ptr[outcome]
             counts = graph.option_ptr[outcome + 1] - first_option
@@ -303,7 +344,7 @@ def _play(graph, choosers, *, games, seed, q, batch=100_000, max_throws=100_000,
             option = first_option + pick
             state[live] = graph.option_target[option]
             a_moves[live] ^= graph.option_passes[option]
-            done = state[live] == win                 # the side that moved there won
+            done = state[live] == win  # the side that moved there won
             ended = live[done]
             a_won = int(a_moves[ended].sum())
             records[0].wins += a_won
@@ -313,13 +354,29 @@ def _play(graph, choosers, *, games, seed, q, batch=100_000, max_throws=100_000,
         unfinished += len(live)
         if progress is not None:
             progress(begin + size, games)
-    return MatchResult(a=records[0], b=records[1], games=int(games), first_wins=first_wins,
-                       throws=throws, unfinished=unfinished,
-                       seconds=time.perf_counter() - started, seed=seed, measured=measured)
+    return MatchResult(
+        a=records[0],
+        b=records[1],
+        games=int(games),
+        first_wins=first_wins,
+        throws=throws,
+        unfinished=unfinished,
+        seconds=time.perf_counter() - started,
+        seed=seed,
+        measured=measured,
+    )
 
 
-def round_robin(graph: StateGraph, agents, *, games: int, seed: int | None = None,
-                table=None, games_for=None, progress=None) -> list[dict]:
+def round_robin(
+    graph: StateGraph,
+    agents,
+    *,
+    games: int,
+    seed: int | None = None,
+    table=None,
+    games_for=None,
+    progress=None,
+) -> list[dict]:
     """Every pair of ``agents`` plays a match; one row (:meth:`MatchResult.row`) per pair.
 
     Parameters
@@ -362,8 +419,13 @@ def round_robin(graph: StateGraph, agents, *, games: int, seed: int | None = Non
     rows = []
     for p, (i, j) in enumerate(pairs):
         count = games if games_for is None else games_for(names[i], names[j])
-        result = _play(graph, [choosers[i], choosers[j]], games=count,
-                       seed=None if seed is None else seed + p, q=q)
+        result = _play(
+            graph,
+            [choosers[i], choosers[j]],
+            games=count,
+            seed=None if seed is None else seed + p,
+            q=q,
+        )
         rows.append(result.row())
         if progress is not None:
             progress(p + 1, len(pairs), rows[-1])
@@ -372,13 +434,23 @@ def round_robin(graph: StateGraph, agents, *, games: int, seed: int | None = Non
 
 def agent_rows(rows: list[dict]) -> list[dict]:
     """Each agent's totals over a round robin's rows: games, wins, win rate, decisions,
-    mean loss per decision and the fraction of non-optimal moves (decision-weighted)."""
+    mean loss per decision and the fraction of non-optimal moves (decision-weighted).
+    """
     totals = {}
     for row in rows:
         for side, other in (("a", "b"), ("b", "a")):
             name = row[side]
-            t = totals.setdefault(name, {"agent": name, "games": 0, "wins": 0, "decisions": 0,
-                                         "loss": 0.0, "nonoptimal": 0.0})
+            t = totals.setdefault(
+                name,
+                {
+                    "agent": name,
+                    "games": 0,
+                    "wins": 0,
+                    "decisions": 0,
+                    "loss": 0.0,
+                    "nonoptimal": 0.0,
+                },
+            )
             wins = row["a_wins"] if side == "a" else row["games"] - row["a_wins"]
             t["games"] += row["games"]
             t["wins"] += wins
@@ -388,10 +460,17 @@ def agent_rows(rows: list[dict]) -> list[dict]:
     out = []
     for t in totals.values():
         d = t["decisions"]
-        out.append({"agent": t["agent"], "games": t["games"], "wins": t["wins"],
-                    "win_rate": t["wins"] / t["games"],
-                    "decisions": d, "mean_loss": t["loss"] / d if d else 0.0,
-                    "nonoptimal": t["nonoptimal"] / d if d else 0.0})
+        out.append(
+            {
+                "agent": t["agent"],
+                "games": t["games"],
+                "wins": t["wins"],
+                "win_rate": t["wins"] / t["games"],
+                "decisions": d,
+                "mean_loss": t["loss"] / d if d else 0.0,
+                "nonoptimal": t["nonoptimal"] / d if d else 0.0,
+            }
+        )
     return out
 
 
@@ -412,11 +491,17 @@ def format_rows(rows: list[dict], columns=None) -> str:
 
     cells = [[cell(row[c]) for c in columns] for row in rows]
     widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                       for i, (c, w) in enumerate(zip(columns, widths)))]
+    lines = [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(columns, widths))
+        )
+    ]
     for r in cells:
-        lines.append("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
-                               for i, (v, w) in enumerate(zip(r, widths))))
+        lines.append(
+            "  ".join(
+                v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))
+            )
+        )
     return "\n".join(lines)
 
 
@@ -457,9 +542,14 @@ def exact_win_probability(graph: StateGraph, a, b, *, table=None) -> float:
         option_passes=passes,
         terminal=terminal,
         terminal_value=np.tile(graph.terminal_value, 2),
-        terminal_exact={**graph.terminal_exact,
-                        **{i + n: v for i, v in graph.terminal_exact.items()}},
+        terminal_exact={
+            **graph.terminal_exact,
+            **{i + n: v for i, v in graph.terminal_exact.items()},
+        },
     )
     choice = np.concatenate([policies[0].choice, policies[1].choice])
-    return float(evaluate(doubled, Policy(choice, name=f"{agents[0].name}-{agents[1].name}"))
-                 .values[graph.start])
+    return float(
+        evaluate(doubled, Policy(choice, name=f"{agents[0].name}-{agents[1].name}")).values[
+            graph.start
+        ]
+    )
