@@ -1,25 +1,36 @@
 # Two commands do all the set-up:  `make gallery`  and  `make test`.
 # Each creates .venv and installs gamegraph into it on first use (and again when
 # pyproject.toml changes). Set PYTHON to pick the interpreter (3.10 or newer).
+# `make lint` runs the style checks; `make packaging` checks the dependency floors and the
+# sdist, each in a throwaway environment (docs/packaging.md).
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: gallery test bench clean
+.PHONY: gallery test lint packaging bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,test,dev]'
 	touch $(STAMP)
 
 gallery: $(STAMP)
-	$(BIN)/python -m renderers.gallery gallery
+	$(BIN)/gamegraph gallery gallery
 
 test: $(STAMP)
 	@./scripts/ensure-browser
 	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
+
+packaging:
+	PYTHON=$(PYTHON) ./scripts/check-floors
+	PYTHON=$(PYTHON) ./scripts/check-sdist
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_jackpot.py
@@ -27,4 +38,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ur.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache build dist

@@ -1,4 +1,5 @@
-"""What the benchmark scripts share: timing, memory peaks, pinning, checks, formatting, the summary."""
+"""What the benchmark scripts share: timing, memory peaks, pinning, checks, formatting,
+the summary."""
 
 from __future__ import annotations
 

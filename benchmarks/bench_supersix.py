@@ -40,8 +40,9 @@ import time
 import _common as common
 from _common import GIB, Checks, best_of, fmt_bytes, fmt_time, maxrss_bytes, met, timed, traced_peak
 
-# The optimal decisions with 13 pegs in play (digit order: gamegraph.games.supersix).
-# Jehn's paper prints one more 0 in the last group, a misprint (tests/test_supersix.py).
+# The optimal decisions with 13 pegs in play (digit order: gamegraph.games.supersix.notation).
+# Jehn's paper prints one more 0 in the last group, a misprint
+# (tests/games/supersix/test_supersix.py).
 STRATEGY_13 = "(1111111111/1111111111/111000111/00000000/0000000)"
 SOCKETS = 5
 BASELINE_TOL = 1e-12
@@ -218,11 +219,11 @@ def bench_float(sizes, big, repeats, check, summary, results):
         f"{'peak (tracemalloc)':>19} {'bytes/pos':>9}  target"
     )
     for pegs in sizes:
-        t, solution = best_of(lambda: gamegraph_solve(pegs=pegs), repeats)
+        t, solution = best_of(lambda pegs=pegs: gamegraph_solve(pegs=pegs), repeats)
         n = solution.graph.n_states - 1
         check(n == gg.count_states(pegs), f"a: {pegs} pegs has {n} positions")
         check(solution.residual < 1e-12, f"a: {pegs} pegs residual {solution.residual:.2g}")
-        _, peak = traced_peak(lambda: gamegraph_solve(pegs=pegs))
+        _, peak = traced_peak(lambda pegs=pegs: gamegraph_solve(pegs=pegs))
         limit = TARGETS.get(pegs)
         target = f"under {fmt_time(limit)}: {met(t < limit)}" if limit else ""
         print(
@@ -282,7 +283,9 @@ def bench_baseline(sizes, repeats, check, summary, results):
     for pegs in sizes:
         budget = None if pegs <= 40 else BASELINE_BUDGET
         reps = repeats if pegs <= 40 else 1
-        t_base, (values, sweeps) = best_of(lambda: baseline_solve(pegs, budget=budget), reps)
+        t_base, (values, sweeps) = best_of(
+            lambda pegs=pegs, budget=budget: baseline_solve(pegs, budget=budget), reps
+        )
         t_gg = results[pegs]["time"]
         if values is None:
             print(
@@ -320,7 +323,7 @@ def bench_baseline(sizes, repeats, check, summary, results):
         )
         # The baseline's memory does not grow after its first sweep (the dict is full
         # and each update replaces one float), so 2 sweeps under tracemalloc suffice.
-        _, peak_base = traced_peak(lambda: baseline_solve(pegs, max_sweeps=2))
+        _, peak_base = traced_peak(lambda pegs=pegs: baseline_solve(pegs, max_sweeps=2))
         peak_gg = results[pegs]["peak"]
         print(
             f"             peak memory gamegraph {fmt_bytes(peak_gg)}, baseline "
@@ -361,7 +364,7 @@ def bench_milp(sizes, repeats, check, summary):
     for pegs in sizes:
         try:
             t_milp, result = timed(
-                lambda: milp(gg.build(gg.SuperSix(pegs=pegs)), time_limit=MILP_TIME_LIMIT)
+                lambda pegs=pegs: milp(gg.build(gg.SuperSix(pegs=pegs)), time_limit=MILP_TIME_LIMIT)
             )
         except ConvergenceError as error:
             print(f"   {pegs} pegs: MILP skipped ({error})")
@@ -369,7 +372,7 @@ def bench_milp(sizes, repeats, check, summary):
         except Exception as error:  # noqa: BLE001 - report and go on
             print(f"   {pegs} pegs: MILP skipped ({type(error).__name__}: {error})")
             continue
-        t_gg, solution = best_of(lambda: gamegraph_solve(pegs=pegs), repeats)
+        t_gg, solution = best_of(lambda pegs=pegs: gamegraph_solve(pegs=pegs), repeats)
         diff = float(gg.numpy.abs(result.values - solution.values).max())
         same_policy = bool((result.policy.choice == solution.policy.choice).all())
         print(
@@ -403,8 +406,10 @@ def bench_exact(hands_list, repeats, check, summary):
         "solve of the same game"
     )
     for hands in hands_list:
-        t_exact, solution = best_of(lambda: gamegraph_solve(exact=True, hands=hands), repeats)
-        t_float, approx = best_of(lambda: gamegraph_solve(hands=hands), repeats)
+        t_exact, solution = best_of(
+            lambda hands=hands: gamegraph_solve(exact=True, hands=hands), repeats
+        )
+        t_float, approx = best_of(lambda hands=hands: gamegraph_solve(hands=hands), repeats)
         strategy = gg.strategy_string(gg.decision_table(solution), 13)
         value = solution.start_value
         agree = max(abs(float(a) - b) for a, b in zip(solution.values, approx.values))

@@ -24,8 +24,8 @@ c. The linear-solver choice: the policy-evaluation systems of the largest cyclic
    before it; the name is read from gamegraph.linear) and by sparse LU
    only (``linear.ITERATIVE_MIN_SIZE`` raised), the LU rounds within a time budget.
    Then the same 3-piece solve in child processes not pinned to one CPU, with
-   OpenBLAS's own thread count and with OPENBLAS_NUM_THREADS=1.
-d. The solved table (``gamegraph.games.ur_table``): file size per position, save and
+   a BLAS thread per core (GAMEGRAPH_BLAS_THREADS) and with gamegraph's default of one.
+d. The solved table (``gamegraph.games.ur.table``): file size per position, save and
    load times, against the build + solve it replaces.
 
 Then a projection to 5, 6 and 7 pieces from the measured per-position costs (a
@@ -234,8 +234,9 @@ def _import_gamegraph():
     import gamegraph.linear as linear
     from gamegraph import solve
     from gamegraph.games.ur import Ur, UrState, state_to_code
-    from gamegraph.games.ur_count import GEOMETRY, count_nonterminal
-    from gamegraph.games.ur_table import load_table, table_from_solution
+    from gamegraph.games.ur.board import GEOMETRY
+    from gamegraph.games.ur.counting import count_nonterminal
+    from gamegraph.games.ur.table import load_table, table_from_solution
 
     gg = argparse.Namespace(
         numpy=numpy,
@@ -408,7 +409,7 @@ def bench_solve(sizes, big, repeats, rss_imports, check, summary, results):
         figures = shape(graph, run["condensation"])
         n = figures["states"]
         # Peak of the Python-visible allocations (numpy arrays included), one more run.
-        _, traced = traced_peak(lambda: gamegraph_run(pieces)["solution"].residual)
+        _, traced = traced_peak(lambda pieces=pieces: gamegraph_run(pieces)["solution"].residual)
         check(
             n == gg.count(pieces), f"a: {pieces} pieces has {n} positions, not {gg.count(pieces)}"
         )
@@ -660,7 +661,9 @@ def bench_baseline(sizes, budget, repeats, check, summary, results):
         if pieces == sizes[0]:
             # The baseline's memory is all there after its first sweep (every position and
             # its moves stored), so enumeration + 2 sweeps under tracemalloc suffice.
-            _, peak_base = traced_peak(lambda: baseline_solve(pieces, max_sweeps=2)["sweeps"])
+            _, peak_base = traced_peak(
+                lambda pieces=pieces: baseline_solve(pieces, max_sweeps=2)["sweeps"]
+            )
             peak_gg = r["traced"]
             print(
                 f"      peak memory (tracemalloc): gamegraph {fmt_bytes(peak_gg)} "
@@ -804,9 +807,9 @@ def bench_linear(pieces, repeats, lu_budget, unpinned, check, summary, results):
         f"rounds: each round's system cut out and solved both ways"
     )
     iterated = []
-    for rows, cols, coefficients, b, size in rounds:
+    for system in rounds:
         t, x = common.best_of(
-            lambda: linear.solve_sparse(rows, cols, coefficients, b, size, exact=False), repeats
+            lambda system=system: linear.solve_sparse(*system, exact=False), repeats
         )
         iterated.append((t, x))
     # LU only: the optimal policy's system (the last round) first, then round 1 (the
@@ -823,9 +826,7 @@ def bench_linear(pieces, repeats, lu_budget, unpinned, check, summary, results):
             rows, cols, coefficients, b, size = rounds[i]
             gc.collect()
             before, have_peak = rss_now(), reset_rss_peak()
-            t, x = timed(
-                lambda: linear.solve_sparse(rows, cols, coefficients, b, size, exact=False)
-            )
+            t, x = timed(lambda system=rounds[i]: linear.solve_sparse(*system, exact=False))
             extra = rss_peak() - before if have_peak and before else None
             matrix = gg.sparse.csr_matrix((coefficients, (rows, cols)), shape=(size, size))
             residuals = [float(np.abs(matrix @ y - b).max()) for y in (x, iterated[i][1])]
@@ -875,7 +876,8 @@ def bench_linear(pieces, repeats, lu_budget, unpinned, check, summary, results):
         print(
             f"   all {len(rounds)} rounds: {it} first {fmt_time(t_iter)}; LU measured "
             f"{fmt_time(t_lu)} for {len(lu)} rounds (the {lu_budget:.0f} s budget), "
-            f"PROJECTED {fmt_time(projected)} for all (the rest at the mean of the measured rounds after the first); "
+            f"PROJECTED {fmt_time(projected)} for all (the rest at the mean of the measured "
+            "rounds after the first); "
             f"ratio {it} / LU ~{t_iter / projected:.5f}"
         )
     else:
@@ -915,8 +917,10 @@ def bench_linear(pieces, repeats, lu_budget, unpinned, check, summary, results):
         f"{fmt_time(r['seconds'])} (solve {fmt_time(r['solve'])}):"
     )
     for label, env in (
-        ("OpenBLAS's own thread count", None),
-        ("OPENBLAS_NUM_THREADS=1", {"OPENBLAS_NUM_THREADS": "1"}),
+        # gamegraph limits BLAS to one thread itself now; asking for one per core shows
+        # what an unlimited BLAS costs, against the default.
+        ("BLAS thread per core", {"GAMEGRAPH_BLAS_THREADS": str(len(cpus))}),
+        ("default (one BLAS thread)", {}),
     ):
         try:
             f = run_child(pieces, cpus=cpus, env=env, timeout=UNPINNED_BUDGET)
@@ -927,7 +931,7 @@ def bench_linear(pieces, repeats, lu_budget, unpinned, check, summary, results):
             )
             summary.append(
                 (
-                    f"c  {pieces} pieces unpinned, {'own threads' if env is None else '1 thread'}",
+                    f"c  {pieces} pieces unpinned, {'thread per core' if env else '1 thread'}",
                     f"> {fmt_time(UNPINNED_BUDGET)}",
                     fmt_time(r["seconds"]),
                     f"> {UNPINNED_BUDGET / r['seconds']:.0f}",
@@ -945,7 +949,7 @@ def bench_linear(pieces, repeats, lu_budget, unpinned, check, summary, results):
         )
         summary.append(
             (
-                f"c  {pieces} pieces unpinned, {'own threads' if env is None else '1 thread'}",
+                f"c  {pieces} pieces unpinned, {'thread per core' if env else '1 thread'}",
                 fmt_time(f["seconds"]),
                 fmt_time(r["seconds"]),
                 f"{f['seconds'] / r['seconds']:.1f}",
@@ -1034,7 +1038,7 @@ def projection(results, measured):
         ("graph arrays", "graph_bytes", fmt_bytes),
         ("peak RSS over imports", "peak", fmt_bytes),
     )
-    for name, key, show in columns:
+    for name, key, _show in columns:
         per = r[key] / r["states"]
         k = (
             math.log(r[key] / low[key]) / math.log(r["states"] / low["states"])
@@ -1060,7 +1064,7 @@ def projection(results, measured):
     for pieces in (5, 6, 7):
         n = gg.count(pieces)
         row = f"   {pieces:>6} {n:>12,}"
-        for name, key, show in columns:
+        for _name, key, show in columns:
             lin = r[key] / r["states"] * n
             power = (
                 r[key]

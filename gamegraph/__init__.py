@@ -39,4 +39,4 @@ __all__ = [
     "OutputError",
     "RenderError",
 ]
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written; pyproject.toml reads it

@@ -1,3 +1,5 @@
+"""``python -m gamegraph`` runs the ``gamegraph`` command."""
+
 import sys
 
 from .cli import main

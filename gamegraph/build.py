@@ -26,7 +26,8 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
         Refuse to grow past this many states (InvalidRulesError), a guard for huge games.
     explore : bool
         Use the generic state-by-state exploration even when the rules offer a
-        vectorised ``build_graph()`` (tests compare the two).
+        vectorised ``build_graph()`` (tests compare the two). Rules whose
+        ``build_graph()`` returns None are explored state by state too.
 
     Examples
     --------
@@ -36,7 +37,9 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
     (512, [1, 9, 36, 84, 126, 126, 84, 36, 9, 1])
     """
     if not explore and hasattr(rules, "build_graph"):
-        return rules.build_graph()
+        graph = rules.build_graph()
+        if graph is not None:
+            return graph
     start = rules.start()
     index = {start: 0}
     states = [start]

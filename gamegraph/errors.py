@@ -37,3 +37,17 @@ class OutputError(GameGraphError, OSError):
 
 class RenderError(GameGraphError):
     """Graphviz could not be found or failed to lay out a diagram."""
+
+
+class MissingExtraError(GameGraphError, ImportError):
+    """An optional dependency is not installed; the message names the extra that brings it.
+
+    >>> str(MissingExtraError("matplotlib", "drawing figures"))
+    'drawing figures needs matplotlib: pip install "gamegraph[render]"'
+    """
+
+    def __init__(self, package: str, purpose: str, extra: str = "render"):
+        self.package = package
+        self.extra = extra
+        super().__init__(f'{purpose} needs {package}: pip install "gamegraph[{extra}]"')
+        self.name = package

@@ -13,31 +13,39 @@ Terminal states have no outcomes; their value (for the player to move there) is 
 
 from __future__ import annotations
 
+from abc import abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
 
+from .csr import expand_ranges
 from .errors import InvalidArgumentError
+from .structure import Condensation, condense
+
+__all__ = ["PositionTable", "StateGraph", "expand_ranges"]
 
 
-def expand_ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
-    """Concatenate ``range(starts[i], stops[i])`` for every i, vectorised.
+class PositionTable(Sequence):
+    """The states of a graph built by a game's own vectorised builder, made on demand.
 
-    >>> expand_ranges(np.array([0, 5, 7]), np.array([2, 5, 9])).tolist()
-    [0, 1, 7, 8]
+    A vectorised build numbers millions of positions without making a Python object for
+    each; its ``graph.states`` is a subclass of this table. It behaves as a read-only
+    sequence (``len``, ``table[i]``, iteration) and maps a state back to its number with
+    :meth:`index_of`, which raises ``KeyError`` for a state it does not hold.
     """
-    starts = np.asarray(starts, dtype=np.int64)
-    lengths = np.asarray(stops, dtype=np.int64) - starts
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    keep = lengths > 0
-    starts, lengths = starts[keep], lengths[keep]
-    # Each output position is its segment's start plus its offset inside the segment.
-    offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    return np.repeat(starts, lengths) + offsets
+
+    @abstractmethod
+    def __len__(self) -> int: ...
+
+    @abstractmethod
+    def __getitem__(self, i): ...
+
+    @abstractmethod
+    def index_of(self, state) -> int:
+        """The number of ``state``; ``KeyError`` if the table does not hold it."""
 
 
 @dataclass(eq=False)
@@ -111,17 +119,15 @@ class StateGraph:
         return self.outcome_weight / self.denominator
 
     @cached_property
-    def condensation(self):
+    def condensation(self) -> Condensation:
         """Strongly connected components in solving order (see :mod:`gamegraph.structure`)."""
-        from .structure import condense
-
         return condense(self)
 
     # ---- lookups -----------------------------------------------------------
     def state_number(self, state) -> int:
         """The number of a state value; raises InvalidArgumentError if it is not in the graph."""
         try:
-            if hasattr(self.states, "index_of"):  # a vectorised game's lazy state table
+            if isinstance(self.states, PositionTable):
                 return self.states.index_of(state)
             return self.index[state]
         except (KeyError, TypeError):
@@ -160,12 +166,6 @@ class StateGraph:
 
     def is_acyclic(self) -> bool:
         return not self.condensation.cyclic.any()
-
-    def to_networkx(self):
-        """The graph as a networkx DiGraph (see :func:`gamegraph.interchange.to_networkx`)."""
-        from .interchange import to_networkx
-
-        return to_networkx(self)
 
     def __repr__(self) -> str:
         return (

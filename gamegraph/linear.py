@@ -4,9 +4,17 @@ Floats go to scipy's sparse LU, or first to BiCGSTAB when the system is large: o
 graphs LU's fill-in grows fast (a 22,884-state Ur component took 52 s by LU and under
 0.01 s by BiCGSTAB, both to 1e-15). An iterative answer is kept only when its residual
 is tiny; otherwise LU decides. (GMRES with restarts stalls on some of these systems,
-masters Ur among them; BiCGSTAB has converged on all of them in about 50 iterations.) Exact systems (entries are Fractions) go to FLINT's
-rational matrices (python-flint, optional) when installed and the system is small enough
-to hold densely, else to Gaussian elimination over Python Fractions, row by row.
+masters Ur among them; BiCGSTAB has converged on all of them in about 50 iterations.)
+Exact systems (entries are Fractions) go to FLINT's rational matrices (python-flint,
+optional) when installed and the system is small enough to hold densely, else to
+Gaussian elimination over Python Fractions, row by row.
+
+BLAS threads are not limited here, once per system (threadpoolctl takes about a
+millisecond to find the libraries, and a 3-piece Ur solve makes some 430 systems), but
+once per call by the callers, :func:`~gamegraph.solve.solve`,
+:func:`~gamegraph.solve.evaluate` and :func:`~gamegraph.propagate.propagate`, through
+:func:`gamegraph._threads.limit_blas`. A direct caller of :func:`solve_sparse` on a busy
+machine should do the same.
 """
 
 from __future__ import annotations

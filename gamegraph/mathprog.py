@@ -74,15 +74,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from numbers import Real
 
 import numpy as np
 import scipy.optimize
 import scipy.sparse
 
+from ._checks import check_positive
 from .errors import ConvergenceError, InvalidArgumentError, UnknownNameError
 from .graph import StateGraph, expand_ranges
 from .policy import Policy
+from .values import option_values, passing_value
 
 __all__ = ["milp", "lp_relaxation", "MilpResult", "LPRelaxation", "option_values"]
 
@@ -204,30 +205,6 @@ class LPRelaxation:
 # ---------------------------------------------------------------------------
 # Shared pieces
 # ---------------------------------------------------------------------------
-def option_values(graph: StateGraph, values) -> np.ndarray:
-    """:math:`q_j` of every option of ``graph`` at the given state values.
-
-    ``values`` holds one float per state; the entries of terminal states are ignored in
-    favour of the rules' terminal values.
-
-    Examples
-    --------
-    >>> from gamegraph import build
-    >>> from gamegraph.games.supersix import SuperSix
-    >>> graph = build(SuperSix(pegs=4))
-    >>> q = option_values(graph, np.full(graph.n_states, 0.25))
-    >>> sorted(set(q[graph.option_passes].tolist()))     # passing options: 1 - 0.25
-    [0.75]
-    """
-    values = np.asarray(values, dtype=np.float64)
-    if values.shape != (graph.n_states,):
-        raise InvalidArgumentError(
-            f"values must hold one number per state ({graph.n_states}), got shape {values.shape}"
-        )
-    v = np.where(graph.terminal, graph.terminal_value, values)[graph.option_target]
-    return np.where(graph.option_passes, 1.0 - v, v)
-
-
 def _best_options(graph: StateGraph, q: np.ndarray):
     """Per outcome: the best option worth (0 where none) and whether it has any option."""
     counts = np.diff(graph.option_ptr)
@@ -289,7 +266,7 @@ class _Program:
         constant = v_col < 0
         passes = graph.option_passes[options]
         u = known[target]
-        a = np.where(constant, np.where(passes, 1.0 - u, u), np.where(passes, 1.0, 0.0))
+        a = np.where(constant, passing_value(u, passes), np.where(passes, 1.0, 0.0))
         s = np.where(constant, 0.0, np.where(passes, -1.0, 1.0))
         p = graph.outcome_probability[outcomes]
 
@@ -391,12 +368,8 @@ def milp(
     Fraction(35, 41)
     """
     _check_graph(graph)
-    if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not time_limit > 0
-    ):
-        raise InvalidArgumentError(
-            f"time_limit must be a positive number of seconds or None, got {time_limit!r}"
-        )
+    if time_limit is not None:
+        time_limit = check_positive(time_limit, "time_limit (seconds)")
     if split not in SPLITS:
         raise UnknownNameError("split", split, SPLITS)
     started = time.perf_counter()

@@ -16,12 +16,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ._checks import check_choice
 from .errors import InvalidArgumentError
 from .graph import StateGraph
 from .rules import Option
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """The one agent protocol: a player that can state its move at every outcome of a graph.
+
+    An agent has a ``name`` and ``policy(graph)``, which returns a :class:`Policy`. The
+    simplest agent is a plain function ``agent(state, options) -> index`` (Jackpot's
+    ``AGENTS`` are such functions); :meth:`Policy.from_agent` accepts either form. Agents
+    that need more than the options, such as Ur's (the throw, a solved table, a search),
+    implement ``policy`` themselves. Each game names its ready-made agents ``AGENTS``.
+    """
+
+    name: str
+
+    def policy(self, graph: StateGraph) -> Policy: ...
 
 
 @dataclass(eq=False)
@@ -51,23 +69,20 @@ class Policy:
 
     @classmethod
     def from_agent(cls, graph: StateGraph, agent, name: str | None = None) -> Policy:
-        """Ask ``agent(state, options)`` for its pick at every outcome of ``graph``.
+        """The policy of ``agent`` on ``graph``: an :class:`Agent`, or a choice function.
 
+        A choice function ``agent(state, options)`` is asked at every outcome with options;
         ``options`` is a tuple of :class:`~gamegraph.rules.Option` in the order the rules
-        offer them; the agent returns an index into it.
+        offer them, and it returns an index into it. An :class:`Agent` gives its own
+        ``policy(graph)``.
         """
+        if isinstance(agent, Agent):
+            policy = agent.policy(graph)
+            return policy if name is None else cls(choice=policy.choice, name=name)
         picks = []
-        for i, k, state, options in _offers(graph):
+        for i, _, state, options in _offers(graph):
             picked = agent(state, options)
-            if (
-                isinstance(picked, bool)
-                or not isinstance(picked, (int, np.integer))
-                or not 0 <= picked < len(options)
-            ):
-                raise InvalidArgumentError(
-                    f"agent {name or agent!r} picked option {picked!r} of {len(options)} "
-                    f"at {graph.label(i)}"
-                )
+            check_choice(picked, len(options), f"agent {name or agent!r} at {graph.label(i)}")
             picks.append(picked)
         choice = np.full(graph.n_outcomes, -1, dtype=np.int32)
         choice[_offered_outcomes(graph)] = picks

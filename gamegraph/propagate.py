@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._threads import limit_blas
 from .graph import StateGraph
 from .linear import solve_sparse
 from .policy import MarkovChain, Policy
@@ -86,8 +87,22 @@ class Propagation:
         return self.graph.terminal_value[t]
 
 
-def propagate(graph: StateGraph, policy: Policy, *, exact: bool = False) -> Propagation:
+def propagate(
+    graph: StateGraph, policy: Policy, *, exact: bool = False, blas_threads: int | None = None
+) -> Propagation:
     """Push the start state's probability through ``graph`` under ``policy``.
+
+    Parameters
+    ----------
+    graph : StateGraph
+    policy : Policy
+        One choice per outcome of ``graph``.
+    exact : bool
+        Compute Fractions instead of floats.
+    blas_threads : int or None
+        Threads BLAS may use during the call, a whole number from 1 to 1,024; None takes
+        the environment variable ``GAMEGRAPH_BLAS_THREADS``, or 1 when it is unset. The
+        limits in force before are restored when the call returns.
 
     Examples
     --------
@@ -100,43 +115,44 @@ def propagate(graph: StateGraph, policy: Policy, *, exact: bool = False) -> Prop
     >>> sum(result.end_probability())
     Fraction(1, 1)
     """
-    chain = policy.chain(graph)
-    n = graph.n_states
-    zero = Fraction(0) if exact else 0.0
-    reach = np.empty(2 * n, dtype=object if exact else np.float64)
-    reach[:] = zero
-    reach[graph.start] = Fraction(1) if exact else 1.0
-    if exact:
-        prob = np.array(
-            [Fraction(int(w), graph.denominator) for w in chain.edge_weight], dtype=object
-        )
-        stuck_p = np.array(
-            [Fraction(int(w), graph.denominator) for w in chain.stuck_weight], dtype=object
-        )
-    else:
-        prob = chain.edge_probability
-        stuck_p = chain.stuck_weight / graph.denominator
-    flip = chain.edge_passes.astype(np.int64) * n
+    with limit_blas(blas_threads):
+        chain = policy.chain(graph)
+        n = graph.n_states
+        zero = Fraction(0) if exact else 0.0
+        reach = np.empty(2 * n, dtype=object if exact else np.float64)
+        reach[:] = zero
+        reach[graph.start] = Fraction(1) if exact else 1.0
+        if exact:
+            prob = np.array(
+                [Fraction(int(w), graph.denominator) for w in chain.edge_weight], dtype=object
+            )
+            stuck_p = np.array(
+                [Fraction(int(w), graph.denominator) for w in chain.stuck_weight], dtype=object
+            )
+        else:
+            prob = chain.edge_probability
+            stuck_p = chain.stuck_weight / graph.denominator
+        flip = chain.edge_passes.astype(np.int64) * n
 
-    condensation = graph.condensation
-    position = np.full(n, -1, dtype=np.int64)
-    for level in reversed(condensation.levels):
-        cyclic = condensation.cyclic[condensation.component[level]]
-        if cyclic.any():
-            _settle_cycles(chain, level[cyclic], reach, prob, flip, position, exact)
-        edges = _edges_of(chain, level)
-        src, dst = chain.edge_source[edges], chain.edge_target[edges]
-        inside = np.zeros(len(edges), dtype=bool)
-        if cyclic.any():
-            inside = np.isin(dst, level[cyclic]) & np.isin(src, level[cyclic])
-        for side in (0, 1):
-            take = ~inside
-            mass = reach[side * n + src[take]] * prob[edges[take]]
-            dest = (side * n + dst[take] + flip[edges[take]]) % (2 * n)
-            np.add.at(reach, dest, mass)
-    reach = reach.reshape(2, n)
-    stuck = reach * stuck_p
-    return Propagation(chain=chain, reach=reach, stuck=stuck, exact=exact)
+        condensation = graph.condensation
+        position = np.full(n, -1, dtype=np.int64)
+        for level in reversed(condensation.levels):
+            cyclic = condensation.cyclic[condensation.component[level]]
+            if cyclic.any():
+                _settle_cycles(chain, level[cyclic], reach, prob, flip, position, exact)
+            edges = _edges_of(chain, level)
+            src, dst = chain.edge_source[edges], chain.edge_target[edges]
+            inside = np.zeros(len(edges), dtype=bool)
+            if cyclic.any():
+                inside = np.isin(dst, level[cyclic]) & np.isin(src, level[cyclic])
+            for side in (0, 1):
+                take = ~inside
+                mass = reach[side * n + src[take]] * prob[edges[take]]
+                dest = (side * n + dst[take] + flip[edges[take]]) % (2 * n)
+                np.add.at(reach, dest, mass)
+        reach = reach.reshape(2, n)
+        stuck = reach * stuck_p
+        return Propagation(chain=chain, reach=reach, stuck=stuck, exact=exact)
 
 
 def _edges_of(chain, states):

@@ -95,6 +95,14 @@ class Rules(ABC):
         """The layer a state belongs to in a layered drawing, or None if the game has none."""
         return None
 
+    def build_graph(self):
+        """A :class:`~gamegraph.graph.StateGraph` made by the game's own vectorised code, or None.
+
+        :func:`gamegraph.build` uses it when it returns a graph and otherwise explores the
+        rules state by state (the default).
+        """
+        return None
+
     def move_label(self, move: int) -> str:
         """Readable text for a move number."""
         return str(move)

@@ -8,17 +8,16 @@ graph's exact fractions, with no float rounding.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import check_games, check_int
+from ._stats import wilson_interval
 from .errors import InvalidArgumentError
 from .graph import StateGraph
 from .policy import Policy
-
-MAX_GAMES = 10**10
 
 
 @dataclass(frozen=True)
@@ -55,17 +54,7 @@ class SimulationResult:
         >>> [round(x, 4) for x in SimulationResult(100, 50, 0, 0, 0.0, 1).interval()]
         [0.4038, 0.5962]
         """
-        z = _normal_quantile(0.5 + confidence / 2)
-        n, p = self.games, self.estimate
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (centre - half, centre + half)
-
-
-def _normal_quantile(q: float) -> float:
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf(q)
+        return wilson_interval(self.wins, self.games, confidence)
 
 
 def simulate(
@@ -93,17 +82,9 @@ def simulate(
     >>> low < 0.079855 < high
     True
     """
-    if (
-        isinstance(games, bool)
-        or not isinstance(games, (int, np.integer))
-        or not 1 <= games <= MAX_GAMES
-    ):
-        raise InvalidArgumentError(
-            f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}"
-        )
-    for what, number in (("max_throws", max_throws), ("batch", batch)):
-        if isinstance(number, bool) or not isinstance(number, (int, np.integer)) or number < 1:
-            raise InvalidArgumentError(f"{what} must be a positive whole number, got {number!r}")
+    games = check_games(games)
+    max_throws = check_int(max_throws, "max_throws", low=1)
+    batch = check_int(batch, "batch", low=1)
     chain = policy.chain(graph)
     n, denominator = graph.n_states, graph.denominator
     if n * denominator >= 2**62:

@@ -37,10 +37,12 @@ from numbers import Real
 
 import numpy as np
 
+from ._threads import limit_blas
 from .errors import ConvergenceError, InvalidArgumentError, UnknownNameError
 from .graph import StateGraph, expand_ranges
 from .linear import solve_sparse
 from .policy import Policy
+from .values import first_best, passing_value
 
 METHODS = ("policy", "value")
 _CHUNK = 1 << 18  # states per block in the final pass
@@ -167,10 +169,7 @@ class _Solver:
 
     # -- the Bellman operator on a block ------------------------------------
     def option_values(self, block):
-        q = self.values[block.targets]  # fancy indexing: a copy, safe to change
-        if block.passes.any():  # compute 1 - q only where the turn passes (costly for Fractions)
-            q[block.passes] = self.one - q[block.passes]
-        return q
+        return passing_value(self.values[block.targets], block.passes, self.one)
 
     def backup(self, block, choice=None):
         """(T v) on the block's states; with ``choice`` (local index per outcome) the policy's."""
@@ -189,16 +188,10 @@ class _Solver:
 
     def greedy(self, block):
         """Local index of the best option at every outcome of the block (first among ties)."""
-        q = self.option_values(block)
         choice = np.full(len(block.outcomes), -1, dtype=np.int64)
-        if not len(block.alive_starts):
-            return choice
-        best = np.maximum.reduceat(q, block.alive_starts)
-        best_per_option = np.empty(len(block.outcomes), dtype=best.dtype)
-        best_per_option[block.alive] = best
-        is_best = q >= best_per_option[block.option_owner] - self.tol
-        local = np.where(is_best, block.option_local, np.iinfo(np.int64).max)
-        choice[block.alive] = np.minimum.reduceat(local, block.alive_starts)
+        if len(block.alive_starts):
+            q = self.option_values(block)  # the options of the outcomes that have any
+            choice[block.alive] = first_best(q, block.alive_starts, tol=self.tol)
         return choice
 
     def _zeros(self, size):
@@ -260,7 +253,7 @@ class _Solver:
             return self.solve_cyclic_exact(block)
         self.values[block.states] = 0.5
         method = self.method
-        for rounds in range(1, self.max_iter + 1):
+        for rounds in range(1, self.max_iter + 1):  # noqa: B007 (read after the loop)
             if method == "policy":
                 try:
                     self.evaluate_block(block, self.greedy(block))
@@ -286,7 +279,7 @@ class _Solver:
         approx.values = np.array([float(v) for v in self.values], dtype=np.float64)
         approx.solve_cyclic(block)
         choice = approx.greedy(block)
-        for rounds in range(1, self.max_iter + 1):
+        for rounds in range(1, self.max_iter + 1):  # noqa: B007 (read after the loop)
             self.evaluate_block(block, choice)
             improved = self.greedy(block)
             q = self.option_values(block)
@@ -356,6 +349,7 @@ def solve(
     method: str = "policy",
     tol: float = 1e-13,
     max_iter: int = 1000,
+    blas_threads: int | None = None,
 ) -> Solution:
     """Solve a game graph: the optimal value of every state and an optimal policy.
 
@@ -370,6 +364,10 @@ def solve(
         Stop a cyclic component once no backup changes a value by more than this.
     max_iter : int
         Cap on the rounds per cyclic component; past it ConvergenceError is raised.
+    blas_threads : int or None
+        Threads BLAS may use during the call, a whole number from 1 to 1,024; None takes
+        the environment variable ``GAMEGRAPH_BLAS_THREADS``, or 1 when it is unset. The
+        limits in force before are restored when the call returns.
 
     Examples
     --------
@@ -380,14 +378,29 @@ def solve(
     Fraction(14103327415, 176319369216)
     """
     _check(tol, max_iter, method)
-    solver = _Solver(graph, exact, None, tol, max_iter, method)
-    residual = solver.run()
+    with limit_blas(blas_threads):
+        solver = _Solver(graph, exact, None, tol, max_iter, method)
+        residual = solver.run()
     policy = Policy(choice=solver.choice.astype(np.int32), name="optimal")
     return Solution(graph, solver.exact_values(), policy, exact, solver.iterations, residual)
 
 
-def evaluate(graph: StateGraph, policy: Policy, *, exact: bool = False) -> Solution:
+def evaluate(
+    graph: StateGraph, policy: Policy, *, exact: bool = False, blas_threads: int | None = None
+) -> Solution:
     """The value of every state when the player(s) follow ``policy``.
+
+    Parameters
+    ----------
+    graph : StateGraph
+    policy : Policy
+        One choice per outcome of ``graph``.
+    exact : bool
+        Compute Fractions instead of floats.
+    blas_threads : int or None
+        Threads BLAS may use during the call, a whole number from 1 to 1,024; None takes
+        the environment variable ``GAMEGRAPH_BLAS_THREADS``, or 1 when it is unset. The
+        limits in force before are restored when the call returns.
 
     Examples
     --------
@@ -399,6 +412,7 @@ def evaluate(graph: StateGraph, policy: Policy, *, exact: bool = False) -> Solut
     Fraction(660001525, 8264970432)
     """
     policy.check(graph)
-    solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
-    residual = solver.run()
+    with limit_blas(blas_threads):
+        solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
+        residual = solver.run()
     return Solution(graph, solver.exact_values(), policy, exact, 0, residual)

@@ -18,6 +18,8 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from .csr import expand_ranges
+
 
 @dataclass(frozen=True)
 class Condensation:
@@ -75,8 +77,6 @@ def condense(graph) -> Condensation:
     order = np.argsort(down, kind="stable")
     pred = up[order]
     pred_ptr = np.concatenate([[0], np.cumsum(np.bincount(down, minlength=n_comp))])
-
-    from .graph import expand_ranges
 
     height = np.full(n_comp, -1, dtype=np.int64)
     frontier = np.flatnonzero(out_degree == 0)

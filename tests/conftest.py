@@ -206,7 +206,7 @@ class RandomGame(Rules):
             total = sum(raw)
             exits = rng.choice([(), ("win",), ("loss",), ("win", "half"), ("half", "loss")])
             outcomes = [Outcome(F(raw[0], total), tuple(Option(t, move=9) for t in exits))]
-            for k, w in enumerate(raw[1:]):
+            for w in raw[1:]:
                 options = []
                 for m in range(rng.randint(1, 3)):
                     if rng.random() < back:

@@ -1,4 +1,4 @@
-"""Reading back the DOT text that renderers.dot writes, for the tests that check it."""
+"""Reading back the DOT text that gamegraph.renderers.dot writes, for the tests that check it."""
 
 from __future__ import annotations
 

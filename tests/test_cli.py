@@ -21,7 +21,8 @@ import pytest
 from cli_run import run
 from dot_source import board, parse_dot
 
-from gamegraph.cli import MAX_GAMES, build_parser, main
+from gamegraph._checks import MAX_GAMES
+from gamegraph.cli import build_parser, main
 
 AGENT_NAMES = ["min", "max", "first", "last", "hilo", "hilo2", "optimal"]
 # The reference README's calculated win percentages (four decimals); the optimum is ours.
@@ -135,7 +136,7 @@ def test_analyse_works_without_the_graphviz_package(tmp_path):
     )
     assert run_.returncode == 2, run_.stderr
     assert "7.9855" in run_.stdout
-    assert run_.stderr.count("\n") == 1 and "pip install graphviz" in run_.stderr
+    assert run_.stderr.count("\n") == 1 and 'pip install "gamegraph[render]"' in run_.stderr
     assert listing(tmp_path) == []
 
 
@@ -308,7 +309,7 @@ def test_graph_probability_weights(tmp_path, capsys):
 
 def test_graph_diff_marks_lost_value_red_and_better_moves_dashed_green(tmp_path, capsys):
     from gamegraph import Policy, build, solve
-    from gamegraph.compare import compare
+    from gamegraph.analysis import compare
     from gamegraph.games.jackpot import AGENTS, Jackpot
 
     source = graph_dot(tmp_path, capsys, "--diff")
@@ -407,13 +408,13 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(
 
 def test_failed_render_leaves_no_file(tmp_path, monkeypatch, capsys):
     pytest.importorskip("graphviz")
-    import renderers.dot
+    import gamegraph.renderers.dot
     from gamegraph.errors import RenderError
 
     def broken(source, fmt):
         raise RenderError("Graphviz fell over")
 
-    monkeypatch.setattr(renderers.dot, "render_bytes", broken)
+    monkeypatch.setattr(gamegraph.renderers.dot, "render_bytes", broken)
     old = tmp_path / "g.png"
     old.write_bytes(b"old picture")
     status, out, err = run(["jackpot", "graph", "--agent", "first", "-o", old], capsys)
@@ -423,11 +424,11 @@ def test_failed_render_leaves_no_file(tmp_path, monkeypatch, capsys):
 
 
 def test_interrupt_exits_130(monkeypatch, capsys):
-    import gamegraph.cli
+    import gamegraph.cli.jackpot
 
     def interrupted(args, out):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(gamegraph.cli, "_jackpot_analyse", interrupted)
+    monkeypatch.setattr(gamegraph.cli.jackpot, "_analyse", interrupted)
     status, out, err = run(["jackpot", "analyse"], capsys)
     assert (status, out, err) == (130, "", "gamegraph: interrupted\n")

@@ -16,7 +16,7 @@ from cli_run import run
 from gamegraph import build, solve
 from gamegraph.cli import main
 from gamegraph.games.ur import Ur
-from gamegraph.games.ur_table import load_table
+from gamegraph.games.ur.table import load_table
 
 
 @pytest.fixture(scope="module")
@@ -147,10 +147,13 @@ def test_tournament_json_is_reproducible(capsys):
         ("first", "optimal"),
         ("greedy", "optimal"),
     ]
-    strip = lambda d: [
-        {k: v for k, v in p.items() if k not in ("seconds", "games_per_second")}
-        for p in d["pairings"]
-    ]
+
+    def strip(d):
+        return [
+            {k: v for k, v in p.items() if k not in ("seconds", "games_per_second")}
+            for p in d["pairings"]
+        ]
+
     assert strip(json.loads(again)) == strip(data)
     agents = {row["agent"]: row for row in data["agents"]}
     assert agents["optimal"]["mean_loss"] == pytest.approx(0, abs=1e-12)

@@ -1,4 +1,4 @@
-"""gamegraph.compare: how much win probability a policy gives up, outcome by outcome."""
+"""gamegraph.analysis: how much win probability a policy gives up, outcome by outcome."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gamegraph import InvalidArgumentError, Policy, build, evaluate, solve
-from gamegraph.compare import compare
+from gamegraph.analysis import compare
 from gamegraph.games.jackpot import AGENTS, Jackpot
 from gamegraph.propagate import propagate
 

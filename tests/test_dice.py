@@ -1,4 +1,5 @@
-"""Tests for gamegraph.dice: dice distributions, sequence probabilities, the paper's Table 2."""
+"""Tests for gamegraph.dice: dice distributions and sequence probabilities (the Ur paper's
+Table 2 is tested in tests/games/ur/test_ur_paper.py)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,11 @@ from gamegraph import InvalidArgumentError, UnknownNameError
 from gamegraph.dice import (
     DICE,
     FOUR_BINARY,
-    TABLE_2,
-    TEXT_SEQUENCES,
     THREE_BINARY_ZERO_IS_FOUR,
     Dice,
     binary_dice,
-    check_table_2,
-    check_text_sequences,
-    format_table_2,
     get_dice,
-    printed_matches,
     sequence_probability,
-    sequence_table,
 )
 
 
@@ -147,98 +141,3 @@ def test_sequence_probability_values():
 def test_sequence_probability_errors(sequence, dice, fragment):
     with pytest.raises(InvalidArgumentError, match=fragment):
         sequence_probability(sequence, dice)
-
-
-@pytest.mark.parametrize("dice", [FOUR_BINARY, THREE_BINARY_ZERO_IS_FOUR, binary_dice(2)])
-@pytest.mark.parametrize("length", [1, 2, 3, 4])
-def test_sequence_table_covers_every_multiset_once(dice, length):
-    """Each multiset stands for all its orderings; together they are certain."""
-    rows = sequence_table(length, dice, min_length=length)
-    words = [w for row in rows for w in row.sequences]
-    assert len(words) == len(set(words)) == comb(len(dice.throws) + length - 1, length)
-    total = sum(row.probability * len(set(permutations(w))) for row in rows for w in row.sequences)
-    assert total == 1
-    assert [row.probability for row in rows] == sorted(
-        (row.probability for row in rows), reverse=True
-    )
-    assert all(
-        sequence_probability(w, dice) == row.probability for row in rows for w in row.sequences
-    )
-
-
-def test_sequence_table_keeps_lengths_apart_and_orders_ties_shorter_first():
-    rows = sequence_table()
-    tied = [row for row in rows if row.probability == F(1, 64)]
-    assert [(row.length, row.sequences) for row in tied] == [
-        (2, ("01", "03", "14", "34")),
-        (3, ("111", "113", "133", "333")),
-    ]
-    assert rows[5].sequences == ("02", "24") and rows[6].sequences == ("112", "123", "233")
-
-
-@pytest.mark.parametrize(
-    "kwargs, fragment",
-    [
-        ({"max_length": 0}, "1 <= min_length <= max_length <= 8"),
-        ({"max_length": 9}, "max_length <= 8"),
-        ({"max_length": 2, "min_length": 3}, "min_length <= max_length"),
-        ({"dice": binary_dice(10)}, "0 to 9 only"),
-        ({"dice": None}, "must be a Dice"),
-    ],
-)
-def test_sequence_table_errors(kwargs, fragment):
-    with pytest.raises(InvalidArgumentError, match=fragment):
-        sequence_table(**kwargs)
-
-
-# ---------------------------------------------------------------------------
-# The paper's Table 2 and text
-# ---------------------------------------------------------------------------
-def test_table_2_rows_are_exactly_the_groups():
-    """Every printed row is one group of equal probability, and no group is missing; the
-    order is the paper's but for the tie P(02) = P(112), printed 2.3 and 2.4."""
-    mine = [frozenset(row.sequences) for row in sequence_table()]
-    printed = [frozenset(row.sequences) for row in TABLE_2]
-    assert len(printed) == len(mine) == 16
-    printed[5], printed[6] = printed[6], printed[5]
-    assert printed == mine
-
-
-def test_table_2_misprints():
-    wrong = [(row.what, row.printed, row.exact) for row in check_table_2() if not row.correct]
-    assert wrong == [
-        ("P(112) = P(123) = P(233)", "2.4", F(75, 32)),  # 2.34375 %
-        ("P(022) = P(224)", "0.89", F(225, 256)),
-    ]  # 0.87890625 %
-    rows = check_table_2()
-    assert rows[5].exact == rows[6].exact and rows[6].printed == "2.3" and rows[6].correct
-    assert [row.exact for row in rows[:3]] == [F(225, 16), F(75, 8), F(25, 4)]
-
-
-def test_text_rush_probabilities():
-    rows = check_text_sequences()
-    assert [(row.exact, row.correct) for row in rows] == [
-        (F(100, 262144), True),
-        (F(100, 16777216), False),
-        (F(100, 268435456), True),
-    ]
-    # The printed 0.0015 % for six 4s is the chance of four 4s (1/65536 = 0.0015259 %).
-    assert printed_matches(TEXT_SEQUENCES[1].percent, sequence_probability("4444") * 100)
-
-
-def test_printed_matches_rounds_to_the_printed_digits():
-    assert printed_matches("0.10", F(100, 1024))  # 0.0977 to two decimals
-    assert not printed_matches("0.10", F(94, 1000))
-    assert printed_matches("6.2", F(25, 4)) and printed_matches("6.3", F(25, 4))
-    assert not printed_matches("6.1", F(25, 4))
-    assert printed_matches("14", F(225, 16)) and not printed_matches("15", F(225, 16))
-    with pytest.raises(InvalidArgumentError, match="a decimal such as"):
-        printed_matches("2,4", F(1))
-
-
-def test_format_table_2_flags_the_misprints():
-    lines = format_table_2().splitlines()
-    assert len(lines) == 2 + len(TABLE_2) + len(TEXT_SEQUENCES)
-    flagged = [line.split(" | ")[0] for line in lines if "**no**" in line]
-    assert flagged == ["| P(112) = P(123) = P(233)", "| P(022) = P(224)", "| P(444444)"]
-    assert "| P(022) = P(224) | 0.89 | 9/1024 | 0.878906 | **no** |" in lines

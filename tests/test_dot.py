@@ -1,4 +1,4 @@
-"""renderers.dot: DOT source for a policy's chain, and rendering it.
+"""gamegraph.renderers.dot: DOT source for a policy's chain, and rendering it.
 
 The small boards are checked against counts worked out by hand from the rules: with
 cells 1..3 a roll (a, b) offers a, b and a + b, each only if it is at most 3.
@@ -19,11 +19,11 @@ pytest.importorskip("graphviz")
 from dot_source import board, parse_dot  # noqa: E402
 
 from gamegraph import Policy, build, evaluate, solve  # noqa: E402
-from gamegraph.compare import compare  # noqa: E402
+from gamegraph.analysis import compare  # noqa: E402
 from gamegraph.errors import RenderError, UnknownNameError  # noqa: E402
 from gamegraph.games.jackpot import AGENTS, Jackpot  # noqa: E402
 from gamegraph.propagate import propagate  # noqa: E402
-from renderers import dot  # noqa: E402
+from gamegraph.renderers import dot  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # The 'max' agent on three cells, by hand.
@@ -141,7 +141,7 @@ def test_clusters_only_show_states_the_policy_reaches(nine_first):
     graph, _, chain = nine_first
     source = dot.chain_dot(chain, style="layers", weights="count")
     nodes, edges = by_board(source, 511)
-    # Reachability worked out independently of renderers.dot, through networkx.
+    # Reachability worked out independently of gamegraph.renderers.dot, through networkx.
     import networkx as nx
 
     from gamegraph.interchange import to_networkx

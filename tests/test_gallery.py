@@ -1,4 +1,4 @@
-"""renderers.gallery: the published diagrams, figures and tables.
+"""gamegraph.gallery: the published diagrams, figures and tables.
 
 Building the gallery renders five full Jackpot diagrams and plays seven million games
 (about 12 s), so it is built once, into a temporary folder, for the whole session.
@@ -17,12 +17,12 @@ import pytest
 pytest.importorskip("graphviz")
 pytest.importorskip("matplotlib")
 
-from renderers import dot  # noqa: E402
+from gamegraph.renderers import dot  # noqa: E402
 
 if dot.graphviz_engine() == "pygraphviz":
     pytest.importorskip("pygraphviz")
 
-from renderers.gallery import MONTE_CARLO_GAMES, build_gallery  # noqa: E402
+from gamegraph.gallery import MONTE_CARLO_GAMES, build_gallery  # noqa: E402
 
 DIAGRAMS = [
     "jackpot-hilo-layers.png",

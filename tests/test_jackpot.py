@@ -71,7 +71,7 @@ def flips_reached(agent: str) -> list:
     """P(the game gets to n flipped cells), n = 0..9, by pushing probability forward."""
     layer = {frozenset(): F(1)}
     reached = []
-    for n in range(10):
+    for _ in range(10):
         reached.append(sum(layer.values()))
         following = defaultdict(F)
         for up, mass in layer.items():

@@ -1,4 +1,4 @@
-"""renderers.output: check an output path before any work, then write all-or-nothing."""
+"""gamegraph._files: check an output path before any work, then write all-or-nothing."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-import renderers.output as output
+import gamegraph._files as output
+from gamegraph._files import check_output, write_atomic
 from gamegraph.errors import GameGraphError, OutputError, UnknownNameError
-from renderers.output import check_output, write_atomic
 
 ACCEPTED = (".png", ".svg", ".dot")
 

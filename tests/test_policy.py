@@ -181,3 +181,39 @@ def test_passing_edges_stay_apart(toys):
     }
     assert edges == {("won", False): F(3, 8), ("A", False): F(1, 4), ("R", True): F(3, 8)}
     assert chain.edge_source[chain.edge_ptr[r]] == r
+
+
+def test_an_agent_object_and_a_choice_function_give_the_same_policy():
+    """One agent protocol: Policy.from_agent takes an Agent (``name`` + ``policy``) or a
+    plain choice function, and the two forms of the same player agree."""
+    from gamegraph import build
+    from gamegraph.games.jackpot import AGENTS, Jackpot
+    from gamegraph.policy import Agent
+
+    graph = build(Jackpot(cells=5))
+    from_function = Policy.from_agent(graph, AGENTS["hilo"], name="hilo")
+
+    class HiLo:
+        name = "hilo-object"
+
+        def policy(self, graph):
+            return Policy.from_agent(graph, AGENTS["hilo"], name=self.name)
+
+    assert isinstance(HiLo(), Agent) and not isinstance(AGENTS["hilo"], Agent)
+    from_object = Policy.from_agent(graph, HiLo())
+    assert from_object.name == "hilo-object"
+    assert np.array_equal(from_object.choice, from_function.choice)
+    assert Policy.from_agent(graph, HiLo(), name="renamed").name == "renamed"
+
+
+def test_ur_agents_follow_the_same_protocol():
+    from gamegraph.games.ur import Ur
+    from gamegraph.games.ur.agents import make_agent
+    from gamegraph.policy import Agent
+
+    graph = Ur("finkel", pieces=1).build_graph()
+    first = make_agent("first", ruleset=graph.rules.ruleset)
+    assert isinstance(first, Agent)
+    policy = Policy.from_agent(graph, first)
+    assert np.array_equal(policy.choice, first.policy(graph).choice)
+    assert (policy.choice[np.diff(graph.option_ptr) > 0] == 0).all()  # "first" takes option 0

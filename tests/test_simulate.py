@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from gamegraph import InvalidArgumentError, Policy, build, solve
+from gamegraph._checks import MAX_GAMES
 from gamegraph.propagate import propagate
-from gamegraph.simulate import MAX_GAMES, SimulationResult, simulate
+from gamegraph.simulate import SimulationResult, simulate
 
 HILO = F(660001525, 8264970432)
 

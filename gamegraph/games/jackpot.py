@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from ..errors import InvalidArgumentError
+from .._checks import check_int
 from ..rules import Option, Outcome, Rules
 
 
@@ -45,12 +45,8 @@ class Jackpot(Rules):
     name = "jackpot"
 
     def __init__(self, *, cells: int = 9, sides: int = 6):
-        if isinstance(cells, bool) or not (isinstance(cells, int) and 1 <= cells <= 20):
-            raise InvalidArgumentError(f"cells must be an integer from 1 to 20, got {cells!r}")
-        if isinstance(sides, bool) or not (isinstance(sides, int) and 1 <= sides <= 20):
-            raise InvalidArgumentError(f"sides must be an integer from 1 to 20, got {sides!r}")
-        self.cells = cells
-        self.sides = sides
+        self.cells = check_int(cells, "cells", low=1, high=20)
+        self.sides = check_int(sides, "sides", low=1, high=20)
         self.full = (1 << cells) - 1
         # The offered cells of every ordered roll, as (cell, bit) pairs, computed once.
         self._rolls = [

@@ -1,0 +1,23 @@
+"""Optional dependencies: import one, or say in one line which extra installs it."""
+
+from __future__ import annotations
+
+import importlib
+
+from .errors import MissingExtraError
+
+
+def require(module: str, purpose: str, extra: str = "render"):
+    """Import ``module`` and return it; raise :class:`MissingExtraError` if it is missing.
+
+    The error names the top-level package and the extra, for example
+    ``drawing figures needs matplotlib: pip install "gamegraph[render]"``.
+
+    >>> require("json", "reading").__name__
+    'json'
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        missing = (getattr(error, "name", None) or module).split(".")[0]
+        raise MissingExtraError(missing, purpose, extra) from None

@@ -1,0 +1,198 @@
+"""Policies measured against each other and against the optimum.
+
+:func:`compare` says, outcome by outcome, how much win probability a policy gives up
+against a solved game; :func:`compare_policies` evaluates several named agents and the
+optimum side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..graph import StateGraph
+from ..policy import MarkovChain, Policy
+from ..propagate import Propagation, propagate
+from ..solve import Solution, evaluate, solve
+
+
+@dataclass(eq=False)
+class PolicyComparison:
+    """A policy measured against a solved game.
+
+    Attributes
+    ----------
+    loss : ndarray
+        For every outcome, how much win probability the policy's choice gives up against
+        the best option (0 where it picks a best option or has no choice).
+    differs : ndarray of bool
+        Outcomes where the policy's choice differs from the solution's, ties included.
+    """
+
+    solution: Solution
+    policy: Policy
+    loss: np.ndarray
+    differs: np.ndarray
+
+    @property
+    def suboptimal(self) -> np.ndarray:
+        """Outcomes where the policy's choice is strictly worse than the best one."""
+        return self.loss > (0 if self.solution.exact else 1e-12)
+
+    def suboptimal_states(self) -> np.ndarray:
+        """States with at least one outcome where the policy gives up value."""
+        graph = self.solution.graph
+        mask = np.zeros(graph.n_states, dtype=bool)
+        mask[graph.outcome_state[self.suboptimal]] = True
+        return mask
+
+    def edge_mask(self, chain: MarkovChain) -> np.ndarray:
+        """Chain edges taken at some outcome where the choice gives up value."""
+        graph = self.solution.graph
+        bad = self.suboptimal
+        option = self.policy.chosen_option(graph)[bad]
+        source = graph.outcome_state[bad]
+        keys = set(zip(source.tolist(), graph.option_target[option].tolist()))
+        return np.array(
+            [(int(s), int(t)) in keys for s, t in zip(chain.edge_source, chain.edge_target)],
+            dtype=bool,
+        )
+
+    def better_moves(self) -> list[tuple[int, int, int]]:
+        """(state, optimal target, move) for every outcome where the policy gives up value."""
+        graph = self.solution.graph
+        best = self.solution.policy.chosen_option(graph)
+        result = set()
+        for k in np.flatnonzero(self.suboptimal):
+            j = best[k]
+            result.add(
+                (
+                    int(graph.outcome_state[k]),
+                    int(graph.option_target[j]),
+                    int(graph.option_move[j]),
+                )
+            )
+        return sorted(result)
+
+
+def compare(solution: Solution, policy: Policy) -> PolicyComparison:
+    """Measure ``policy`` against the optimal values in ``solution``.
+
+    Examples
+    --------
+    >>> from gamegraph import build, solve
+    >>> from gamegraph.games.jackpot import Jackpot, AGENTS
+    >>> graph = build(Jackpot())
+    >>> solution = solve(graph, exact=True)
+    >>> hilo = compare(solution, Policy.from_agent(graph, AGENTS["hilo"]))
+    >>> int(hilo.suboptimal.sum()) > 0, bool((hilo.loss >= 0).all())
+    (True, True)
+    """
+    graph = solution.graph
+    policy.check(graph)
+    values = solution.values
+    q = values[graph.option_target]
+    one = Fraction(1) if solution.exact else 1.0
+    q = np.where(graph.option_passes, one - q, q)
+    mine = solution.policy.chosen_option(graph)
+    theirs = policy.chosen_option(graph)
+    alive = theirs >= 0
+    loss = np.zeros(graph.n_outcomes, dtype=values.dtype)
+    if solution.exact:
+        loss[:] = Fraction(0)
+    loss[alive] = q[mine[alive]] - q[theirs[alive]]
+    return PolicyComparison(solution=solution, policy=policy, loss=loss, differs=mine != theirs)
+
+
+@dataclass(frozen=True)
+class PolicyResult:
+    """One row of a comparison: a policy and the start player's win probability under it."""
+
+    name: str
+    policy: Policy
+    win: Fraction | float
+
+    @property
+    def percent(self) -> float:
+        return 100 * float(self.win)
+
+    def as_dict(self) -> dict:
+        win = (
+            f"{self.win.numerator}/{self.win.denominator}"
+            if isinstance(self.win, Fraction)
+            else float(self.win)
+        )
+        return {"win": win, "percent": self.percent}
+
+
+def compare_policies(
+    graph: StateGraph, agents: dict, *, exact: bool = True, solution: Solution | None = None
+) -> list[PolicyResult]:
+    """Evaluate every agent in ``agents`` and the optimal policy on ``graph``.
+
+    Returns one :class:`PolicyResult` per agent, in the order given, then ``optimal``.
+
+    Examples
+    --------
+    >>> from gamegraph import build
+    >>> from gamegraph.games.jackpot import Jackpot, AGENTS
+    >>> rows = compare_policies(build(Jackpot()), AGENTS)
+    >>> [(row.name, round(row.percent, 4)) for row in rows][-2:]
+    [('hilo2', 7.9855), ('optimal', 7.9987)]
+    """
+    rows = []
+    for name, agent in agents.items():
+        policy = Policy.from_agent(graph, agent, name=name)
+        rows.append(PolicyResult(name, policy, evaluate(graph, policy, exact=exact).start_value))
+    if solution is None:
+        solution = solve(graph, exact=exact)
+    rows.append(PolicyResult("optimal", solution.policy, solution.start_value))
+    return rows
+
+
+@dataclass(frozen=True)
+class PolicyView:
+    """What a diagram of a policy shows, computed once: its chain, reach, and losses.
+
+    Attributes
+    ----------
+    chain : MarkovChain
+        The graph under the policy (edges are the moves it takes, weighted by chance).
+    reach : Propagation or None
+        Forward propagation from the start, when asked for.
+    comparison : PolicyComparison or None
+        The policy against an optimal solution, when one was given.
+    """
+
+    chain: MarkovChain
+    reach: Propagation | None = None
+    comparison: PolicyComparison | None = None
+
+
+def policy_view(
+    graph: StateGraph, policy: Policy, *, reach: bool = False, optimal: Solution | None = None
+) -> PolicyView:
+    """The data a policy diagram draws (see :func:`gamegraph.renderers.dot.policy_dot`).
+
+    ``reach`` adds forward propagation of the start state's probability; ``optimal``, a
+    solved game, adds how much win probability each of the policy's choices gives up.
+
+    Examples
+    --------
+    >>> from gamegraph import build, solve
+    >>> from gamegraph.games.jackpot import Jackpot, AGENTS
+    >>> graph = build(Jackpot())
+    >>> hilo = Policy.from_agent(graph, AGENTS["hilo"], name="hilo")
+    >>> view = policy_view(graph, hilo, reach=True, optimal=solve(graph))
+    >>> view.chain.n_edges > 0, round(float(view.reach.win_probability), 6)
+    (True, 0.079855)
+    >>> int(view.comparison.suboptimal.sum()) > 0
+    True
+    """
+    return PolicyView(
+        chain=policy.chain(graph),
+        reach=propagate(graph, policy) if reach else None,
+        comparison=compare(optimal, policy) if optimal is not None else None,
+    )

@@ -1,0 +1,554 @@
+"""``gamegraph ur ...``: count positions, solve every position, query a solved table."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from ..errors import InvalidArgumentError
+
+#: Peak bytes per position of build + solve, measured with 4 pieces (docs/performance.md).
+BYTES_PER_POSITION = 1300
+#: The agents of `ur tournament` unless --agents says otherwise.
+DEFAULT_AGENTS = ("random", "first", "last", "greedy", "gain", "expectimax-2", "optimal")
+
+#: Pieces per side when a command solves and --pieces is not given: seconds of work
+#: (263,121 positions), where the rule sets' own 7 or 5 pieces are out of reach here.
+SOLVE_PIECES = 3
+
+#: Exact fractions are offered for one piece; with two they run to thousands of digits.
+EXACT_MAX_PIECES = 1
+
+
+def add_commands(subparsers) -> None:
+    """Register the ur subcommands on the top-level ``GAME`` subparsers."""
+    from ..games.ur import MAX_PIECES, RULESETS
+    from ._common import FORMATS as formats
+    from ._common import Parser, add_seed
+    from ._common import games as games_count
+
+    game = subparsers.add_parser(
+        "ur", help="the Royal Game of Ur (finkel, masters, blitz, aseb rules)"
+    )
+    commands = game.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=Parser
+    )
+
+    def pieces(text):
+        from ..games.ur import check_pieces
+
+        try:
+            return check_pieces(int(text))
+        except (ValueError, InvalidArgumentError):
+            import argparse
+
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: accepted whole numbers 1 to {MAX_PIECES}"
+            ) from None
+
+    def rules_options(parser, required=True, default_pieces=f"{SOLVE_PIECES}"):
+        parser.add_argument(
+            "--rules",
+            choices=RULESETS,
+            default="finkel" if required else None,
+            help="rule set (default finkel)"
+            if required
+            else "rule set (with --solve: default finkel; with --table: the table must be for it)",
+        )
+        parser.add_argument(
+            "--pieces",
+            type=pieces,
+            default=None,
+            help=f"pieces per side, 1 to {MAX_PIECES} (default: {default_pieces})"
+            if required
+            else f"pieces per side (default: the table's; with --solve {SOLVE_PIECES})",
+        )
+
+    count = commands.add_parser("count", help="how many positions the game has")
+    rules_options(count, default_pieces="the rule set's own, 7 or 5")
+    count.add_argument("--format", choices=formats, default="text")
+    count.set_defaults(run=_count)
+
+    solve = commands.add_parser(
+        "solve", help="win probability of every position under optimal play"
+    )
+    rules_options(solve)
+    solve.add_argument(
+        "--exact", action="store_true", help=f"exact fractions (up to {EXACT_MAX_PIECES} piece)"
+    )
+    solve.add_argument(
+        "--save",
+        metavar="FILE",
+        default=None,
+        help="write the solved table to FILE (query it with `ur value`, `ur moves`)",
+    )
+    solve.add_argument("--format", choices=formats, default="text")
+    solve.set_defaults(run=_solve)
+
+    for name, text in (
+        ("value", "win probability of a position for the side to move"),
+        ("moves", "every move after a throw, with the win probability it leaves"),
+    ):
+        query = commands.add_parser(name, help=text)
+        query.add_argument(
+            "position",
+            help="the mover's squares '/' the opponent's, each side "
+            "with an optional '+borne off', e.g. '4,13+2/6+1'",
+        )
+        source = query.add_mutually_exclusive_group(required=True)
+        source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
+        source.add_argument(
+            "--solve", action="store_true", help="solve the rules first (small piece counts)"
+        )
+        rules_options(query, required=False)
+        if name == "moves":
+            query.add_argument("--throw", type=int, required=True, help="the throw to move")
+        query.add_argument("--format", choices=formats, default="text")
+        query.set_defaults(run=_value if name == "value" else _moves)
+
+    board = commands.add_parser(
+        "board",
+        help="draw a position, with a throw's moves and the "
+        "win probability each leaves (.png, .svg, .pdf)",
+    )
+    board.add_argument("position", help="as for `ur value`, e.g. '6,8,12/9,10,11'")
+    board.add_argument(
+        "--throw",
+        type=int,
+        default=None,
+        help="annotate this throw's moves (needs --table or --solve)",
+    )
+    source = board.add_mutually_exclusive_group()
+    source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
+    source.add_argument("--solve", action="store_true", help="solve the rules first")
+    rules_options(board, required=False)
+    board.add_argument("-o", "--output", required=True, help="the picture (.png, .svg or .pdf)")
+    board.set_defaults(run=_board)
+
+    graph = commands.add_parser(
+        "graph",
+        help="the one-piece game's whole graph with each "
+        "position's win probability (.dot, .gv, .png, .svg, .pdf)",
+    )
+    graph.add_argument(
+        "--rules", choices=RULESETS, default="finkel", help="rule set (default finkel)"
+    )
+    graph.add_argument("-o", "--output", required=True, help="the diagram")
+    graph.set_defaults(run=_graph)
+
+    heatmap = commands.add_parser(
+        "heatmap",
+        help="win probability by pieces borne off (.png, .svg, .pdf, or an interactive .html)",
+    )
+    source = heatmap.add_mutually_exclusive_group(required=True)
+    source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
+    source.add_argument("--solve", action="store_true", help="solve the rules first")
+    rules_options(heatmap, required=False)
+    heatmap.add_argument("-o", "--output", required=True, help="the figure or page")
+    heatmap.set_defaults(run=_heatmap)
+
+    tournament = commands.add_parser(
+        "tournament",
+        help="agents play each other (seeded Monte Carlo): win rates with 95 %% "
+        "intervals, and each agent's win probability lost per move",
+    )
+    rules_options(tournament, required=False)
+    tournament.add_argument(
+        "--table",
+        metavar="FILE",
+        default=None,
+        help="a solved table to measure the moves against (default: solve the rules first)",
+    )
+    tournament.add_argument(
+        "--agents",
+        default=",".join(DEFAULT_AGENTS),
+        help="comma-separated agents: random, first, last, greedy, gain, "
+        "expectimax-D (search depth D), optimal "
+        f"(default {','.join(DEFAULT_AGENTS)})",
+    )
+    tournament.add_argument(
+        "--games",
+        type=games_count,
+        default=2000,
+        help="games per pairing, half with each agent moving first (default 2000)",
+    )
+    add_seed(tournament)
+    tournament.add_argument("--format", choices=formats, default="text")
+    tournament.set_defaults(run=_tournament)
+
+
+def _ruleset(args):
+    """The rule set the command names (finkel by default) with its own piece count."""
+    from ..games.ur import rule_set
+
+    return rule_set(args.rules or "finkel", args.pieces)
+
+
+def _solve_ruleset(args):
+    """The rule set a command solves: --pieces, or :data:`SOLVE_PIECES` when not given."""
+    from ..games.ur import rule_set
+
+    return rule_set(args.rules or "finkel", args.pieces or SOLVE_PIECES)
+
+
+def _check_memory(ruleset):
+    from .._memory import MEMORY_LIMIT
+    from ..games.ur.board import GEOMETRY
+    from ..games.ur.counting import count_nonterminal
+
+    private, shared = GEOMETRY[ruleset.name]
+    positions = count_nonterminal(private, shared, ruleset.pieces)
+    need = positions * BYTES_PER_POSITION
+    if need > MEMORY_LIMIT:
+        raise InvalidArgumentError(
+            f"{ruleset.name} with {ruleset.pieces} pieces has {positions:,} positions; solving "
+            f"needs about {need / 2**30:,.0f} GiB, more than the {MEMORY_LIMIT / 2**30:.0f} GiB "
+            f"allowed (3/4 of this machine's memory); try fewer --pieces"
+        )
+
+
+def _say(text):
+    if sys.stderr.isatty():
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+
+def _count(args, out):
+    from ..games.ur.board import GEOMETRY
+    from ..games.ur.counting import count_nonterminal, count_positions
+
+    ruleset = _ruleset(args)
+    private, shared = GEOMETRY[ruleset.name]
+    total = count_positions(private, shared, ruleset.pieces)
+    live = count_nonterminal(private, shared, ruleset.pieces)
+    if args.format == "json":
+        out.write(
+            json.dumps(
+                {
+                    "game": "ur",
+                    "rules": ruleset.name,
+                    "pieces": ruleset.pieces,
+                    "positions": total,
+                    "nonterminal": live,
+                    "private_tiles": private,
+                    "shared_tiles": shared,
+                }
+            )
+            + "\n"
+        )
+        return
+    out.write(f"{total}\n")
+    _say(
+        f"{ruleset.name}, {ruleset.pieces} pieces: {total:,} positions "
+        f"({live:,} with neither side finished; {private} private and {shared} shared tiles)\n"
+    )
+
+
+def _solve_graph(ruleset, exact=False):
+    from ..games.ur import Ur
+    from ..solve import solve
+
+    if exact and ruleset.pieces > EXACT_MAX_PIECES:
+        raise InvalidArgumentError(
+            f"--exact is offered up to {EXACT_MAX_PIECES} piece: with {ruleset.pieces} the "
+            f"fractions run to thousands of digits; drop --exact for floats to 1e-13"
+        )
+    _check_memory(ruleset)
+    _say(f"building {ruleset.name} with {ruleset.pieces} pieces ...\n")
+    graph = Ur(ruleset).build_graph()
+    _say(f"solving {graph.n_states - 1:,} positions ...\n")
+    return graph, solve(graph, exact=exact)
+
+
+def _fraction_text(value, exact):
+    return f"{value.numerator}/{value.denominator}" if exact else float(value)
+
+
+def _solve(args, out):
+    from ..games.ur.table import table_from_solution
+
+    ruleset = _solve_ruleset(args)
+    if args.save is not None:
+        folder = os.path.dirname(os.path.abspath(args.save))
+        if not os.path.isdir(folder):
+            raise InvalidArgumentError(f"folder {folder} does not exist")
+        if os.path.isdir(args.save):
+            raise InvalidArgumentError(f"{args.save} is a folder; give a file name")
+    started = time.perf_counter()
+    graph, solution = _solve_graph(ruleset, exact=args.exact)
+    seconds = time.perf_counter() - started
+    states = graph.n_states - 1  # WIN is the one terminal state
+    start = solution.start_value
+    if args.save is not None:
+        table_from_solution(solution).save(args.save)
+    if args.format == "json":
+        out.write(
+            json.dumps(
+                {
+                    "game": "ur",
+                    "rules": ruleset.name,
+                    "pieces": ruleset.pieces,
+                    "states": states,
+                    "start": _fraction_text(start, args.exact),
+                    "exact": args.exact,
+                    "residual": solution.residual,
+                    "seconds": seconds,
+                    "table": args.save,
+                }
+            )
+            + "\n"
+        )
+        return
+    shown = (
+        f"{start.numerator}/{start.denominator} = {float(start):.12f}"
+        if args.exact
+        else f"{float(start):.12f}"
+    )
+    out.write(
+        f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
+        f"{states:,} positions solved in {seconds:.2f} s (residual {solution.residual:.1e})\n"
+    )
+    out.write(f"the side that moves first wins with probability {shown}\n")
+    if args.save is not None:
+        out.write(f"wrote {args.save}\n")
+
+
+def _table(args):
+    from ..games.ur.table import load_table, table_from_solution
+
+    if args.table is not None:
+        table = load_table(args.table)
+        held = table.ruleset
+        if (args.rules not in (None, held.name)) or (args.pieces not in (None, held.pieces)):
+            wanted = f"{args.rules or held.name} with {args.pieces or held.pieces} piece(s)"
+            raise InvalidArgumentError(
+                f"{args.table} holds a table for {held.name} with "
+                f"{held.pieces} piece(s), not {wanted}"
+            )
+        return table
+    _, solution = _solve_graph(_solve_ruleset(args))
+    return table_from_solution(solution)
+
+
+def _value(args, out):
+    from ..games.ur import parse_position
+
+    table = _table(args)
+    state = parse_position(args.position, table.ruleset)  # checked before any answer
+    value = table.value(state)
+    if args.format == "json":
+        out.write(
+            json.dumps(
+                {
+                    "rules": table.ruleset.name,
+                    "pieces": table.ruleset.pieces,
+                    "position": str(state),
+                    "value": value,
+                }
+            )
+            + "\n"
+        )
+        return
+    out.write(f"{value:.12f}\n")
+
+
+def _moves(args, out):
+    from ..games.ur import format_position, parse_position, play
+
+    table = _table(args)
+    ruleset = table.ruleset
+    state = parse_position(args.position, ruleset)
+    rows = table.move_values(state, args.throw)
+    best = max(v for _, v in rows)
+    listed = []
+    for move, value in rows:
+        if move is None:
+            listed.append(
+                {"move": "pass", "board": format_position(state), "value": value, "best": True}
+            )
+            continue
+        source, target, captures = move
+        after, passes = play(state, move, ruleset)
+        if passes:
+            after = after.flipped()  # show the board from the mover's side
+        what = (
+            ("enter" if source == 0 else f"{source}")
+            + "->"
+            + ("off" if target > ruleset.length else f"{target}")
+        )
+        listed.append(
+            {
+                "move": what,
+                "captures": captures,
+                "again": not passes,
+                "board": format_position(after),
+                "value": value,
+                "best": value == best,
+            }
+        )
+    if args.format == "json":
+        out.write(
+            json.dumps(
+                {
+                    "rules": ruleset.name,
+                    "pieces": ruleset.pieces,
+                    "position": str(state),
+                    "throw": args.throw,
+                    "moves": listed,
+                }
+            )
+            + "\n"
+        )
+        return
+    for row in listed:
+        notes = [
+            n
+            for n, on in (("captures", row.get("captures")), ("throws again", row.get("again")))
+            if on
+        ]
+        mark = "*" if row["best"] else " "
+        out.write(
+            f"{mark} {row['move']:<10} {row['value']:.6f}  -> {row['board']}"
+            + (f"  ({', '.join(notes)})" if notes else "")
+            + "\n"
+        )
+
+
+def _tournament(args, out):
+    from ..games.ur import Ur
+    from ..games.ur.agents import make_agent
+    from ..games.ur.table import table_from_solution
+    from ..games.ur.tournament import agent_rows, format_rows, round_robin
+
+    names = [name.strip() for name in args.agents.split(",") if name.strip()]
+    if args.table is not None:
+        table = _table(args)
+        ruleset = table.ruleset
+        # Agents are made (and unknown names refused) before the graph is built.
+        agents = [make_agent(name, ruleset=ruleset, table=table, seed=args.seed) for name in names]
+        graph = Ur(ruleset).build_graph()
+    else:
+        ruleset = _solve_ruleset(args)
+        for name in names:  # refuse unknown names before solving
+            if name != "optimal":
+                make_agent(name, ruleset=ruleset, seed=args.seed)
+        graph, solution = _solve_graph(ruleset)
+        table = table_from_solution(solution)
+        agents = [make_agent(name, ruleset=ruleset, table=table, seed=args.seed) for name in names]
+
+    def progress(done, total, row):
+        _say(f"\r{done} / {total} pairings")
+        if done == total:
+            _say("\n")
+
+    started = time.perf_counter()
+    rows = round_robin(
+        graph, agents, games=args.games, seed=args.seed, table=table, progress=progress
+    )
+    seconds = time.perf_counter() - started
+    totals = sorted(agent_rows(rows), key=lambda row: -row["win_rate"])
+    if args.format == "json":
+        out.write(
+            json.dumps(
+                {
+                    "rules": ruleset.name,
+                    "pieces": ruleset.pieces,
+                    "games_per_pairing": args.games,
+                    "seed": args.seed,
+                    "seconds": seconds,
+                    "pairings": rows,
+                    "agents": totals,
+                }
+            )
+            + "\n"
+        )
+        return
+    out.write(
+        f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
+        f"{len(rows)} pairings of {args.games:,} games, seed {args.seed}, {seconds:.1f} s\n\n"
+    )
+    out.write(
+        "each agent over all its games (loss: win probability given up per move, "
+        "against the solved values)\n"
+    )
+    out.write(
+        format_rows(totals, ["agent", "games", "win_rate", "mean_loss", "nonoptimal"]) + "\n\n"
+    )
+    out.write("pairings: A's win rate with its 95 % interval\n")
+    shown = [
+        {
+            "A": row["a"],
+            "B": row["b"],
+            "A wins": row["a_rate"],
+            "interval": f"[{row['low']:.4f}, {row['high']:.4f}]",
+            "first mover wins": row["first_rate"],
+        }
+        for row in rows
+    ]
+    out.write(format_rows(shown) + "\n")
+
+
+def _board(args, out):
+    from gamegraph._files import check_output
+    from gamegraph.renderers.ur_board import EXTENSIONS, draw_board
+
+    from ..games.ur import parse_position
+
+    check_output(args.output, EXTENSIONS)  # fail before any work
+    if args.throw is not None and args.table is None and not args.solve:
+        raise InvalidArgumentError("--throw needs values: give --table FILE or --solve")
+    if args.table is None and not args.solve:
+        ruleset = _ruleset(args)
+        state = parse_position(args.position, ruleset)
+        draw_board(ruleset, state, args.output)
+        out.write(f"wrote {args.output}\n")
+        return
+    if args.table is None:  # check the position before solving
+        parse_position(args.position, _solve_ruleset(args))
+    table = _table(args)
+    state = parse_position(args.position, table.ruleset)
+    values = table.move_values(state, args.throw) if args.throw is not None else None
+    title = (
+        f"Ur ({table.ruleset.name}, {table.ruleset.pieces} pieces): {state}, "
+        f"win probability {table.value(state):.4f}"
+        + (f", throw {args.throw}" if args.throw is not None else "")
+    )
+    draw_board(table.ruleset, state, args.output, throw=args.throw, move_values=values, title=title)
+    out.write(f"wrote {args.output}\n")
+
+
+def _graph(args, out):
+    from gamegraph._files import check_output
+    from gamegraph.renderers.dot import EXTENSIONS
+    from gamegraph.renderers.ur_figures import draw_graph
+
+    check_output(args.output, EXTENSIONS)
+    from ..games.ur import rule_set
+
+    graph, solution = _solve_graph(rule_set(args.rules, 1))
+    title = (
+        f"Ur ({args.rules}), one piece each: {graph.n_states - 1} positions; "
+        f"the first player wins {float(solution.start_value):.4f}"
+    )
+    draw_graph(solution, args.output, title=title)
+    out.write(f"wrote {args.output}\n")
+
+
+def _heatmap(args, out):
+    from gamegraph._files import check_output
+    from gamegraph.analysis.ur import borne_off_map
+    from gamegraph.renderers.ur_figures import (
+        FIGURE_EXTENSIONS,
+        draw_borne_off,
+        write_borne_off_page,
+    )
+
+    check_output(args.output, FIGURE_EXTENSIONS + (".html",))
+    bmap = borne_off_map(_table(args))
+    if args.output.lower().endswith(".html"):
+        write_borne_off_page(bmap, args.output)
+    else:
+        draw_borne_off(bmap, args.output)
+    out.write(f"wrote {args.output}\n")

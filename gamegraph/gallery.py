@@ -1,0 +1,525 @@
+"""Build the gallery: every diagram, figure and table the project publishes.
+
+Run ``gamegraph gallery [FOLDER]`` (``make gallery`` does). Writes into FOLDER
+(default ``gallery``) and finishes with ``index.html``, a self-contained page linking
+everything, and ``results.md``.
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+import time
+from pathlib import Path
+
+from gamegraph import build, solve
+from gamegraph.analysis import compare_policies, policy_view
+from gamegraph.errors import OutputError
+from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
+from gamegraph.propagate import propagate
+from gamegraph.simulate import simulate
+
+from ._files import write_atomic
+from .renderers import dot, figures
+
+MONTE_CARLO_GAMES = 1_000_000
+MONTE_CARLO_SEED = 2026
+
+
+class _Steps:
+    """Prints one line per step with its time, so a long build shows progress."""
+
+    def __init__(self, stream=sys.stdout):
+        self.stream = stream
+        self.items = []
+
+    def __call__(self, message):
+        self.stream.write(f"  {message} ... ")
+        self.stream.flush()
+        self.started = time.perf_counter()
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stream.write("failed\n" if exc[0] else f"{time.perf_counter() - self.started:.2f} s\n")
+        return False
+
+
+def jackpot_section(folder: Path, step) -> tuple[str, list]:
+    """Jackpot diagrams, figures and the results table; returns (markdown, html items)."""
+    with step("jackpot: build and solve exactly"):
+        graph = build(Jackpot())
+        solution = solve(graph, exact=True)
+        rows = compare_policies(graph, AGENTS, exact=True, solution=solution)
+    by_name = {row.name: row for row in rows}
+
+    items = []
+    diagrams = [
+        (
+            "jackpot-hilo-layers.png",
+            "hilo",
+            dict(style="layers"),
+            "HiLo's game graph with a box per layer (cells flipped), as in the reference README.",
+        ),
+        (
+            "jackpot-hilo-moves.png",
+            "hilo",
+            dict(style="moves"),
+            "HiLo's game graph with each edge labelled by the cell it flips.",
+        ),
+        (
+            "jackpot-optimal-layers.png",
+            "optimal",
+            dict(style="layers"),
+            "The optimal policy's game graph (retrograde solve); the reference did not compute it.",
+        ),
+        (
+            "jackpot-hilo-diff.png",
+            "hilo",
+            dict(style="layers", diff=True),
+            "Where HiLo gives up win probability: red moves lose value against the optimum, "
+            "dashed green edges are the better moves, red boxes the positions where it happens.",
+        ),
+        (
+            "jackpot-hilo-moves-weights.svg",
+            "hilo",
+            dict(style="moves", weights="count", reach=True),
+            "HiLo, moves labelled with the cell and the number of the 36 rolls taking them; "
+            "each position shows its reach probability (SVG, zoomable).",
+        ),
+    ]
+    for name, agent, options, caption in diagrams:
+        with step(f"jackpot: {name}"):
+            row = by_name[agent]
+            view = policy_view(
+                graph,
+                row.policy,
+                reach=options.get("reach", False),
+                optimal=solution if options.get("diff") else None,
+            )
+            source = dot.policy_dot(
+                view,
+                style=options["style"],
+                weights=options.get("weights"),
+                title=f"Jackpot: {agent} ({row.percent:.4f} % wins)",
+            )
+            dot.write(source, folder / name)
+            dot.write(source, folder / (Path(name).stem + ".dot"))
+        items.append((name, caption))
+
+    with step("jackpot: figures"):
+        figures.save(
+            figures.policy_bars(
+                rows, title="Jackpot: exact win probability by policy", published=PUBLISHED_PERCENT
+            ),
+            folder / "jackpot-policies.png",
+        )
+        ends = {
+            row.name: propagate(graph, row.policy, exact=True).stuck_by_layer()[:9]
+            for row in rows
+            if row.name in ("min", "last", "hilo", "optimal")
+        }
+        figures.save(
+            figures.layer_distribution(
+                ends, title="Jackpot: where games are lost", xlabel="cells flipped when stuck"
+            ),
+            folder / "jackpot-lost-at.png",
+        )
+    items.insert(
+        0,
+        (
+            "jackpot-policies.png",
+            "Exact win probability of the six agents and of "
+            "the optimal policy; black ticks are the reference's published figures.",
+        ),
+    )
+    items.insert(
+        1,
+        (
+            "jackpot-lost-at.png",
+            "How far games get before they are lost: the "
+            "probability of being stuck with n cells flipped.",
+        ),
+    )
+
+    lines = [
+        "## Jackpot",
+        "",
+        f"{graph.n_states} positions; layers {graph.layer_counts()}. Exact values by "
+        f"retrograde solving; Monte Carlo: {MONTE_CARLO_GAMES:,} seeded games "
+        f"(seed {MONTE_CARLO_SEED}) per policy.",
+        "",
+        "| policy | exact win probability | % | published % | Monte Carlo % (95 % interval) "
+        "| expected throws |",
+        "|---|---|---|---|---|---|",
+    ]
+    with step(f"jackpot: Monte Carlo, {MONTE_CARLO_GAMES:,} games per policy"):
+        for row in rows:
+            mc = simulate(graph, row.policy, games=MONTE_CARLO_GAMES, seed=MONTE_CARLO_SEED)
+            low, high = mc.interval()
+            throws = float(propagate(graph, row.policy).expected_throws)
+            lines.append(
+                f"| {row.name} | {row.win.numerator}/{row.win.denominator} | {row.percent:.4f} "
+                f"| {PUBLISHED_PERCENT.get(row.name, '(not published)')} "
+                f"| {100 * mc.estimate:.3f} ({100 * low:.3f} .. {100 * high:.3f}) | {throws:.4f} |"
+            )
+    return "\n".join(lines) + "\n", items
+
+
+def _markdown_html(markdown: str) -> str:
+    """The little Markdown the sections write (tables, paragraphs, links, code) as HTML."""
+    import re
+
+    def inline(text):
+        text = html.escape(text)
+        text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+        return re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r'<a href="\2">\1</a>', text)
+
+    out, table = [], []
+
+    def flush():
+        if not table:
+            return
+        out.append("<table>")
+        for n, line in enumerate(table):
+            if n == 1:
+                continue
+            tag = "th" if n == 0 else "td"
+            cells = [inline(c.strip()) for c in line.strip().strip("|").split("|")]
+            out.append("<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
+        out.append("</table>")
+        table.clear()
+
+    for line in markdown.splitlines():
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        flush()
+        if line.strip() and not line.startswith("#"):
+            out.append(f"<p>{inline(line)}</p>")
+    flush()
+    return "\n".join(out)
+
+
+SUPERSIX_PEGS = 40
+SUPERSIX_STRATEGY_STICKS = range(4, 21)
+
+
+def supersix_section(folder: Path, step) -> tuple[str, list]:
+    """Super Six: interactive page, static maps, start values and strategy strings."""
+    from gamegraph.analysis.supersix import start_values
+    from gamegraph.games.supersix import (
+        PUBLISHED_STRATEGIES,
+        RULESETS,
+        SuperSix,
+        decision_table,
+        strategy_string,
+    )
+
+    from .renderers import heatmap
+
+    high = max(SUPERSIX_PEGS, 60)
+    with step(f"supersix: solve up to {high} pegs, and 20 sticks exactly"):
+        table = decision_table(solve(build(SuperSix(pegs=high))))
+        exact_table = decision_table(solve(build(SuperSix(hands=(10, 10))), exact=True))
+        starts = {rules: start_values(table, range(4, high + 1, 2), rules) for rules in RULESETS}
+    items = []
+    with step("supersix: interactive page"):
+        name = f"supersix-{SUPERSIX_PEGS}.html"
+        heatmap.write_page(
+            folder / name,
+            heatmap.page(
+                table,
+                pegs=SUPERSIX_PEGS,
+                pegs_range=(4, high),
+                start_values=starts["free"],
+                rules_name="free",
+            ),
+        )
+    with step("supersix: static maps"):
+        for metric, caption in (
+            ("decision", "Roll (green) or stop (red), one panel per pegs on the lid."),
+            ("choice", "P_choice: the mover's win probability under optimal play."),
+            ("margin", "P_roll - P_end on a signed log scale: blue rolls, red stops."),
+        ):
+            figure_name = f"supersix-{SUPERSIX_PEGS}-{metric}.png"
+            figures.save(
+                figures.supersix_maps(table, total=SUPERSIX_PEGS, metric=metric),
+                folder / figure_name,
+            )
+            items.append((figure_name, f"Super Six, {SUPERSIX_PEGS} pegs. {caption}"))
+
+    with step(f"supersix: the blog's LP relaxation at {SUPERSIX_PEGS} pegs"):
+        from gamegraph.games.supersix import by_position
+        from gamegraph.mathprog import lp_relaxation
+
+        graph = build(SuperSix(pegs=SUPERSIX_PEGS))
+        relaxation = lp_relaxation(graph)
+        b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
+        worst = int(error.argmax())
+        lp_name = f"supersix-{SUPERSIX_PEGS}-lp-error.png"
+        figures.save(
+            figures.relative_error_maps(
+                b,
+                c,
+                o,
+                error,
+                total=SUPERSIX_PEGS,
+                title=f"LP relaxation, {SUPERSIX_PEGS} pegs: relative error of P_choice "
+                "(blank: exact)",
+            ),
+            folder / lp_name,
+        )
+        items.append(
+            (
+                lp_name,
+                "Why the blog's linear program failed: minimising the sum of "
+                "the P_choice variables leaves some of them above the maximum they stand "
+                f"for. Largest error {error[worst]:.3%} at {b[worst]}/{c[worst]}/{o[worst]}; "
+                f"{int((error > 1e-6).sum())} positions are off, all with "
+                f"{sorted(set(b[error > 1e-6].tolist()))} on the lid.",
+            )
+        )
+
+    lines = [
+        "## Super Six",
+        "",
+        f"Interactive roll/stop maps: [{name}]({name}) (one self-contained page).",
+        "",
+        "| pegs | first player wins (free) | first player wins (first-round) |",
+        "|---|---|---|",
+    ]
+    for total in (4, 6, 10, 20, 40, 60):
+        lines.append(
+            f"| {total} | {float(starts['free'][total]):.6f} "
+            f"| {float(starts['first-round'][total]):.6f} |"
+        )
+    lines += [
+        "",
+        "Optimal strategies in Jehn's notation (exact solve; 1 = roll again, "
+        "0 = stop; groups by pegs on the lid from 1 to 5):",
+        "",
+        "| sticks | strategy | as published |",
+        "|---|---|---|",
+    ]
+    for sticks in SUPERSIX_STRATEGY_STICKS:
+        ours = strategy_string(exact_table, sticks)
+        published = PUBLISHED_STRATEGIES.get(sticks)
+        if published is None:
+            verdict = "(not published)"
+        elif published == ours:
+            verdict = "same"
+        elif published == ours[:-1] + "0)":
+            verdict = "same, but the paper prints one digit too many in the last group"
+        else:
+            verdict = f"differs: `{published}`"
+        lines.append(f"| {sticks} | `{ours}` | {verdict} |")
+    return "\n".join(lines) + "\n", items + [(name, "interactive")]
+
+
+UR_BOARD_POSITION, UR_BOARD_THROW = "6,8,12/9,10,11", 3  # Finkel, 3 pieces: see ur_section
+#: Start values shown per rule set. Finkel's 3-piece table is needed for the board and the
+#: heatmap anyway; masters and blitz (unsafe rosettes) solve far more slowly than finkel
+#: and aseb (2 pieces: seconds rather than a fraction of one), so they stop at 1 piece.
+UR_START_PIECES = {"finkel": (1, 2, 3), "masters": (1, 2), "blitz": (1, 2), "aseb": (1, 2)}
+
+
+def ur_section(folder: Path, step) -> tuple[str, list]:
+    """The Royal Game of Ur: an annotated board, the one-piece game's graph, win
+    probability by pieces borne off, and start values of each rule set.
+
+    Three pieces are solved for Finkel only (263,121 positions); the other rule sets'
+    larger games (see :data:`UR_START_PIECES`) would take the gallery over its time budget.
+    """
+    from gamegraph.analysis.ur import borne_off_map, solve_table
+    from gamegraph.games.ur import Ur
+
+    from .renderers import ur_board, ur_figures
+
+    starts, tables = {}, {}
+    with step("ur: solve finkel with 3 pieces"):
+        tables[("finkel", 3)] = solve_table("finkel", 3)
+    with step("ur: solve the start values' smaller games"):
+        for rules, counts in UR_START_PIECES.items():
+            for pieces in counts:
+                if (rules, pieces) not in tables:
+                    tables[(rules, pieces)] = solve_table(rules, pieces)
+                starts[(rules, pieces)] = tables[(rules, pieces)].start_value
+    table = tables[("finkel", 3)]
+
+    items = []
+    with step("ur: annotated board"):
+        moves = table.move_values(UR_BOARD_POSITION, UR_BOARD_THROW)
+        title = (
+            f"Ur (Finkel, 3 pieces each): {UR_BOARD_POSITION}, light to move, "
+            f"throw {UR_BOARD_THROW}"
+        )
+        for name in ("ur-finkel-3-board.png", "ur-finkel-3-board.svg"):
+            layout = ur_board.draw_board(
+                table.ruleset,
+                UR_BOARD_POSITION,
+                folder / name,
+                throw=UR_BOARD_THROW,
+                move_values=moves,
+                title=title,
+            )
+    best = [mark for mark in layout.moves if mark.best]
+    others = [mark for mark in layout.moves if not mark.best]
+
+    def said(mark):
+        source, target, captures = mark.move
+        if source == 0:
+            what = f"entering at {target}"
+        elif target == table.ruleset.length + 1:
+            what = f"bearing off from {source}"
+        else:
+            what = f"moving {source} to {target}"
+        return what + (" (a capture)" if captures else "") + f", {mark.label}"
+
+    items.append(
+        (
+            "ur-finkel-3-board.png",
+            f"A position where capturing is not best: {len(layout.moves)} moves after "
+            f"a throw of {UR_BOARD_THROW}, "
+            f"{sum(1 for m in layout.moves if m.move[2])} of them captures. Best: "
+            + "; ".join(said(m) for m in best)
+            + "."
+            + (" Others: " + "; ".join(said(m) for m in others) + "." if others else "")
+            + " Numbers are light's win probability after each move (optimal play from "
+            "then on); arrows follow light's path; small numbers are square numbers "
+            "(dark's where they differ).",
+        )
+    )
+
+    with step("ur: the one-piece game's graph (DOT, SVG, PNG)"):
+        from gamegraph import solve
+
+        one = solve(Ur("finkel", 1).build_graph())
+        graph_title = (
+            f"Ur (Finkel), one piece each: {one.graph.n_states - 1} positions "
+            f"and WIN; the first player wins {float(one.start_value):.4f}"
+        )
+        source = ur_figures.graph_dot(one, title=graph_title)
+        for name in ("ur-finkel-1-graph.dot", "ur-finkel-1-graph.svg", "ur-finkel-1-graph.png"):
+            dot.write(source, folder / name)
+    items.append(
+        (
+            "ur-finkel-1-graph.png",
+            "Every position of the one-piece game (mover's square / opponent's square) "
+            "with the mover's win probability (red below 1/2, green above), ranked by "
+            "squares walked. Green edges win, blue land on a rosette and throw again, "
+            "red capture, grey pass the turn after moving, dotted grey are throws "
+            "without a move.",
+        )
+    )
+
+    with step("ur: win probability by pieces borne off"):
+        bmap = borne_off_map(table)
+        ur_figures.draw_borne_off(bmap, folder / "ur-finkel-3-borne-off.png")
+        ur_figures.write_borne_off_page(bmap, folder / "ur-finkel-3-borne-off.html")
+    n = bmap.pieces
+    items.append(
+        (
+            "ur-finkel-3-borne-off.png",
+            f"Finkel, {n} pieces: the mover's win probability by pieces borne off, with "
+            f"the board empty (left; from {bmap.empty[0, n - 1]:.3f} with 0 borne off "
+            f"against {n - 1} to {bmap.empty[n - 1, 0]:.3f} with {n - 1} against 0) and "
+            "averaged over every position with those counts (right).",
+        )
+    )
+    items.append(("ur-finkel-3-borne-off.html", "interactive"))
+
+    counts = sorted({p for pieces in UR_START_PIECES.values() for p in pieces})
+    lines = [
+        "## The Royal Game of Ur",
+        "",
+        "Solved positions, optimal play for both sides (float solve to a residual of "
+        "1e-13). The one-piece game's graph: "
+        "[ur-finkel-1-graph.svg](ur-finkel-1-graph.svg) (zoomable; hover for values), "
+        "[ur-finkel-1-graph.dot](ur-finkel-1-graph.dot); the annotated board as "
+        "[ur-finkel-3-board.svg](ur-finkel-3-board.svg).",
+        "",
+        "Probability that the side moving first wins:",
+        "",
+        "| rule set | " + " | ".join(f"{p} piece{'s' if p > 1 else ''}" for p in counts) + " |",
+        "|---" * (len(counts) + 1) + "|",
+    ]
+    for rules in UR_START_PIECES:
+        cells = [f"{starts[(rules, p)]:.6f}" if (rules, p) in starts else "\u2014" for p in counts]
+        lines.append(f"| {rules} | " + " | ".join(cells) + " |")
+    lines += ["", "\u2014: not solved in the gallery build, to keep it short."]
+    lines += [
+        "",
+        "Positions per table: "
+        + ", ".join(
+            f"{rules} {pieces}: {len(tables[(rules, pieces)]):,}"
+            for rules, pieces in sorted(
+                tables, key=lambda k: (list(UR_START_PIECES).index(k[0]), k[1])
+            )
+        )
+        + ".",
+    ]
+    return "\n".join(lines) + "\n", items
+
+
+def _figures_html(items) -> str:
+    parts = []
+    for name, caption in items:
+        link = html.escape(name)
+        if name.endswith(".html"):
+            parts.append(f'<p><a href="{link}">Open the interactive page ({link})</a></p>')
+        elif name.startswith("jackpot-hilo") or name.startswith("jackpot-optimal"):
+            parts.append(
+                f'<figure><a href="{link}"><img src="{link}" alt="{link}"></a>'
+                f"<figcaption>{html.escape(caption)} "
+                f'(<a href="{html.escape(Path(name).stem)}.dot">DOT</a>)'
+                f"</figcaption></figure>"
+            )
+        else:
+            parts.append(
+                f'<figure><img src="{link}" alt="{link}">'
+                f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+            )
+    return "\n".join(parts)
+
+
+def build_gallery(folder="gallery", stream=sys.stdout) -> Path:
+    """Write the whole gallery into ``folder``; returns the path of its index page."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot create gallery folder {folder}: {error.strerror}") from None
+    step = _Steps(stream)
+    started = time.perf_counter()
+    stream.write(f"building the gallery in {folder}/ (Graphviz: {dot.graphviz_engine()})\n")
+    sections = [
+        ("Jackpot", *jackpot_section(folder, step)),
+        ("Super Six", *supersix_section(folder, step)),
+        ("The Royal Game of Ur", *ur_section(folder, step)),
+    ]
+    write_atomic(
+        folder / "results.md", "# gamegraph results\n\n" + "\n".join(md for _, md, _ in sections)
+    )
+    body = "\n".join(
+        f"<h2>{html.escape(title)}</h2>\n{_markdown_html(md)}\n{_figures_html(items)}"
+        for title, md, items in sections
+    )
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>gamegraph gallery</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; }}
+table {{ border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }}
+td, th {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }}
+figure {{ margin: 2em 0; }} img {{ max-width: 100%; border: 1px solid #eee; }}
+figcaption {{ color: #444; }}
+</style></head><body>
+<h1>gamegraph gallery</h1>
+{body}
+</body></html>
+"""
+    index = write_atomic(folder / "index.html", page)
+    stream.write(f"done in {time.perf_counter() - started:.1f} s: open {index}\n")
+    return index

@@ -1,0 +1,477 @@
+r"""Seeded Monte Carlo tournaments between Ur agents, with each move's cost in win probability.
+
+:func:`play_match` plays agent A against agent B on the state numbers of a full-board
+graph (``Ur(...).build_graph()``), all games of a batch advancing together as numpy
+arrays. Game ``i`` has A moving first when ``i`` is even and B when it is odd, so both
+sides open equally often (one more game for A when the count is odd).
+
+Each agent's choices come from, in order of preference:
+
+* ``policy_array(graph)``: a choice at every outcome, computed once for the whole graph
+  (first, last, greedy, expectimax, optimal);
+* a cache filled at the outcomes games actually reach, by asking ``choose`` once per
+  outcome (gain, and any agent without a vectorised form);
+* a fresh uniform draw from the match's generator at every visit (random).
+
+With a :class:`~.table.SolvedTable` the match also measures every
+decision (a throw offering more than one legal move) against the optimum: the *loss* of
+a move is the win probability of the best move minus that of the move played, both
+read from the table. Its mean over a side's decisions is 0 for the optimal agent and
+positive for anything that errs; a move counts as non-optimal when it loses more than
+:data:`LOSS_TOLERANCE`.
+
+Win rates carry Wilson 95 % intervals (:func:`gamegraph._stats.wilson_interval`, the
+same as Monte Carlo simulation's). :func:`gamegraph.analysis.ur.exact_win_probability`
+gives the exact value the Monte Carlo estimates for two deterministic agents, by
+evaluating the Markov chain of the two-seat game.
+
+Examples
+--------
+>>> from gamegraph.games.ur import Ur
+>>> from gamegraph.games.ur.agents import make_agent
+>>> graph = Ur("finkel", pieces=1).build_graph()
+>>> ruleset = graph.rules.ruleset
+>>> result = play_match(graph, make_agent("last", ruleset=ruleset),
+...                     make_agent("random", ruleset=ruleset), games=2000, seed=7)
+>>> result.games, result.a.name, result.b.name
+(2000, 'last', 'random')
+>>> low, high = result.interval()
+>>> low < result.a.win_rate < high
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..._checks import MAX_GAMES, check_choice, check_games, check_int
+from ..._stats import wilson_interval
+from ...errors import InvalidArgumentError
+from ...graph import StateGraph
+from ...values import option_values
+from .agents import Agent, as_agent, outcome_throws, table_values
+from .positions import Positions
+from .rules import legal_moves
+
+LOSS_TOLERANCE = 1e-12
+#: Throws after which a game still going is abandoned, at most.
+MAX_THROWS = 10**9
+
+
+@dataclass
+class SideRecord:
+    """One agent's results in a match.
+
+    Attributes
+    ----------
+    name : str
+    wins : int
+    games : int
+    decisions : int
+        Throws after which the agent had more than one legal move.
+    loss : float
+        Sum over those decisions of (best move's win probability - the played move's);
+        NaN without a table.
+    nonoptimal : int
+        Decisions that lost more than :data:`LOSS_TOLERANCE` (-1 without a table).
+    """
+
+    name: str
+    wins: int = 0
+    games: int = 0
+    decisions: int = 0
+    loss: float = 0.0
+    nonoptimal: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval of the win rate (:func:`gamegraph._stats.wilson_interval`)."""
+        return wilson_interval(self.wins, self.games, confidence)
+
+    @property
+    def mean_loss(self) -> float:
+        """Average win probability given up per decision."""
+        return self.loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def nonoptimal_fraction(self) -> float:
+        return self.nonoptimal / self.decisions if self.decisions else 0.0
+
+
+@dataclass
+class MatchResult:
+    """A played match: both sides' records and the match's totals.
+
+    ``first_wins`` counts games won by the side that moved first.
+    """
+
+    a: SideRecord
+    b: SideRecord
+    games: int
+    first_wins: int
+    throws: int
+    unfinished: int
+    seconds: float
+    seed: int | None
+    measured: bool = False
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval of A's win rate."""
+        return self.a.interval(confidence)
+
+    @property
+    def first_rate(self) -> float:
+        return self.first_wins / self.games
+
+    def row(self) -> dict:
+        """The match as one table row (win rates of A; each side's move losses)."""
+        low, high = self.interval()
+        row = {
+            "a": self.a.name,
+            "b": self.b.name,
+            "games": self.games,
+            "a_wins": self.a.wins,
+            "a_rate": self.a.win_rate,
+            "low": low,
+            "high": high,
+            "first_rate": self.first_rate,
+        }
+        for side, record in (("a", self.a), ("b", self.b)):
+            row[f"{side}_decisions"] = record.decisions
+            row[f"{side}_loss"] = record.mean_loss if self.measured else float("nan")
+            row[f"{side}_nonoptimal"] = (
+                record.nonoptimal_fraction if self.measured else float("nan")
+            )
+        row["seconds"] = self.seconds
+        row["games_per_second"] = self.games / self.seconds if self.seconds > 0 else float("inf")
+        return row
+
+
+class _Chooser:
+    """Supplies one agent's choices at batches of outcomes of one graph."""
+
+    def __init__(self, agent: Agent, graph: StateGraph):
+        self.agent = agent
+        self.graph = graph
+        self.choice = None
+        self.lazy = False
+        if not agent.randomised:
+            choice = agent.policy_array(graph)
+            if choice is None:
+                choice = np.full(graph.n_outcomes, -1, dtype=np.int32)
+                self.lazy = True
+            self.choice = np.asarray(choice, dtype=np.int32)
+        self.throws = None
+
+    def pick(self, outcomes: np.ndarray, counts: np.ndarray, rng) -> np.ndarray:
+        if self.choice is None:
+            return rng.integers(0, counts)
+        if self.lazy:
+            unknown = np.unique(outcomes[self.choice[outcomes] < 0])
+            if len(unknown):
+                self._fill(unknown)
+        return self.choice[outcomes]
+
+    def _fill(self, outcomes):
+        graph, agent = self.graph, self.agent
+        if self.throws is None:
+            self.throws = outcome_throws(graph)
+        owner = graph.outcome_state
+        for k in outcomes.tolist():
+            state = graph.states[int(owner[k])]
+            throw = int(self.throws[k])
+            moves = legal_moves(state, throw, agent.ruleset)
+            count = int(graph.option_ptr[k + 1] - graph.option_ptr[k])
+            if len(moves) != count:
+                raise InvalidArgumentError(
+                    f"the graph offers {count} options after throw {throw} at {state}, the "
+                    f"rules {len(moves)} moves: graph and agent play different rules"
+                )
+            picked = agent.choose(state, throw, moves)
+            self.choice[k] = check_choice(picked, count, f"agent {agent.name!r} at {state}")
+
+
+def play_match(
+    graph: StateGraph,
+    a,
+    b,
+    *,
+    games: int,
+    seed: int | None = None,
+    table=None,
+    batch: int = 100_000,
+    max_throws: int = 100_000,
+    progress=None,
+) -> MatchResult:
+    """Play ``games`` games of agent ``a`` against agent ``b`` and count the wins.
+
+    Parameters
+    ----------
+    graph : StateGraph
+        A full-board Ur graph (``Ur(rules, pieces).build_graph()``).
+    a, b : Agent or str
+        Agents, or names for :func:`~.agents.make_agent`. A random
+        agent's draws come from the match's generator, not its own.
+    games : int
+        A moves first in the even-numbered games, B in the odd ones (at most
+        :data:`gamegraph._checks.MAX_GAMES`).
+    seed : int, optional
+        Seeds the throws and the random agents' draws: the same seed replays the same
+        match.
+    table : SolvedTable, optional
+        Measures every decision's loss of win probability (and serves ``optimal``).
+    batch : int
+        Games played side by side at once.
+    max_throws : int
+        Throws after which a game still going is abandoned (counted in ``unfinished``,
+        won by neither side).
+    progress : callable, optional
+        ``progress(done, games)`` after each batch.
+
+    Returns
+    -------
+    MatchResult
+    """
+    check_int(batch, "batch", low=1, high=MAX_GAMES)
+    check_int(max_throws, "max_throws", low=1, high=MAX_THROWS)
+    _check_graph(graph)
+    agents = [as_agent(x, graph.rules.ruleset, table=table, seed=seed) for x in (a, b)]
+    q = option_values(graph, table_values(graph, table)) if table is not None else None
+    return _play(
+        graph,
+        [_Chooser(x, graph) for x in agents],
+        games=games,
+        seed=seed,
+        q=q,
+        batch=batch,
+        max_throws=max_throws,
+        progress=progress,
+    )
+
+
+def _check_graph(graph):
+    if not isinstance(graph.states, Positions):
+        raise InvalidArgumentError(
+            "a tournament needs the graph of every position "
+            "(Ur(...).build_graph() without a custom start)"
+        )
+
+
+def _play(
+    graph, choosers, *, games, seed, q, batch=100_000, max_throws=100_000, progress=None
+) -> MatchResult:
+    """The match itself (see :func:`play_match`); ``q`` holds every option's win
+    probability for the side choosing it, or None to measure no losses.
+    """
+    games = check_games(games)
+    positions = graph.states
+    measured = q is not None
+    best = np.maximum.reduceat(q, graph.option_ptr[:-1]) if measured else None
+    rng = np.random.default_rng(seed)
+    numerators = np.array([w for _, w in graph.rules.ruleset.throws], dtype=np.int64)
+    cumulative = np.cumsum(numerators)
+    win = positions.win
+    records = [SideRecord(name=c.agent.name, games=int(games)) for c in choosers]
+    first_wins = throws = unfinished = 0
+    started = time.perf_counter()
+    for begin in range(0, games, batch):
+        size = min(batch, games - begin)
+        game = np.arange(begin, begin + size)
+        state = np.full(size, graph.start, dtype=np.int64)
+        a_moves = game % 2 == 0  # whose turn: True when A's
+        a_first = a_moves.copy()
+        live = np.arange(size)
+        for _ in range(max_throws):
+            if not len(live):
+                break
+            throws += len(live)
+            s = state[live]
+            k = np.searchsorted(
+                cumulative, rng.integers(0, graph.denominator, size=len(live)), side="right"
+            )
+            outcome = graph.outcome_ptr[s] + k
+            first_option = graph.option_ptr[outcome]
+            counts = graph.option_ptr[outcome + 1] - first_option
+            pick = np.zeros(len(live), dtype=np.int64)
+            mover_is_a = a_moves[live]
+            for side, chooser in enumerate(choosers):
+                asked = np.flatnonzero((counts > 1) & (mover_is_a == (side == 0)))
+                if not len(asked):
+                    continue
+                chosen = chooser.pick(outcome[asked], counts[asked], rng)
+                pick[asked] = chosen
+                record = records[side]
+                record.decisions += len(asked)
+                if measured:
+                    lost = best[outcome[asked]] - q[first_option[asked] + chosen]
+                    record.loss += float(lost.sum())
+                    record.nonoptimal += int((lost > LOSS_TOLERANCE).sum())
+            option = first_option + pick
+            state[live] = graph.option_target[option]
+            a_moves[live] ^= graph.option_passes[option]
+            done = state[live] == win  # the side that moved there won
+            ended = live[done]
+            a_won = int(a_moves[ended].sum())
+            records[0].wins += a_won
+            records[1].wins += len(ended) - a_won
+            first_wins += int((a_moves[ended] == a_first[ended]).sum())
+            live = live[~done]
+        unfinished += len(live)
+        if progress is not None:
+            progress(begin + size, games)
+    return MatchResult(
+        a=records[0],
+        b=records[1],
+        games=int(games),
+        first_wins=first_wins,
+        throws=throws,
+        unfinished=unfinished,
+        seconds=time.perf_counter() - started,
+        seed=seed,
+        measured=measured,
+    )
+
+
+def round_robin(
+    graph: StateGraph,
+    agents,
+    *,
+    games: int,
+    seed: int | None = None,
+    table=None,
+    games_for=None,
+    progress=None,
+) -> list[dict]:
+    """Every pair of ``agents`` plays a match; one row (:meth:`MatchResult.row`) per pair.
+
+    Parameters
+    ----------
+    agents : sequence of Agent or str
+        Each pair (i < j) plays once, agent i as A. A vectorised policy or a lazy cache
+        is made once per agent and shared by all its matches.
+    games : int
+        Games per pairing.
+    seed : int, optional
+        Pairing number p is played with seed ``seed + p`` (None: unseeded).
+    games_for : callable, optional
+        ``games_for(a_name, b_name)`` overrides the count for a pairing (slow agents may
+        need fewer games).
+    progress : callable, optional
+        ``progress(pairings_done, pairings, row)`` after each pairing.
+
+    Examples
+    --------
+    >>> from gamegraph import solve
+    >>> from gamegraph.games.ur import Ur, table_from_solution
+    >>> graph = Ur("finkel", pieces=1).build_graph()
+    >>> rows = round_robin(graph, ["first", "last", "optimal"], games=1000, seed=1,
+    ...                    table=table_from_solution(solve(graph)))
+    >>> [(row["a"], row["b"]) for row in rows]
+    [('first', 'last'), ('first', 'optimal'), ('last', 'optimal')]
+    >>> rows[1]["b_loss"]
+    0.0
+    """
+    _check_graph(graph)
+    agents = [as_agent(x, graph.rules.ruleset, table=table, seed=seed) for x in agents]
+    if len(agents) < 2:
+        raise InvalidArgumentError(f"a round robin needs at least two agents, got {len(agents)}")
+    names = [x.name for x in agents]
+    if len(set(names)) != len(names):
+        raise InvalidArgumentError(f"agent names must differ, got {', '.join(names)}")
+    choosers = [_Chooser(x, graph) for x in agents]
+    q = option_values(graph, table_values(graph, table)) if table is not None else None
+    pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+    rows = []
+    for p, (i, j) in enumerate(pairs):
+        count = games if games_for is None else games_for(names[i], names[j])
+        result = _play(
+            graph,
+            [choosers[i], choosers[j]],
+            games=count,
+            seed=None if seed is None else seed + p,
+            q=q,
+        )
+        rows.append(result.row())
+        if progress is not None:
+            progress(p + 1, len(pairs), rows[-1])
+    return rows
+
+
+def agent_rows(rows: list[dict]) -> list[dict]:
+    """Each agent's totals over a round robin's rows: games, wins, win rate, decisions,
+    mean loss per decision and the fraction of non-optimal moves (decision-weighted).
+    """
+    totals = {}
+    for row in rows:
+        for side in ("a", "b"):
+            name = row[side]
+            t = totals.setdefault(
+                name,
+                {
+                    "agent": name,
+                    "games": 0,
+                    "wins": 0,
+                    "decisions": 0,
+                    "loss": 0.0,
+                    "nonoptimal": 0.0,
+                },
+            )
+            wins = row["a_wins"] if side == "a" else row["games"] - row["a_wins"]
+            t["games"] += row["games"]
+            t["wins"] += wins
+            t["decisions"] += row[f"{side}_decisions"]
+            t["loss"] += row[f"{side}_loss"] * row[f"{side}_decisions"]
+            t["nonoptimal"] += row[f"{side}_nonoptimal"] * row[f"{side}_decisions"]
+    out = []
+    for t in totals.values():
+        d = t["decisions"]
+        out.append(
+            {
+                "agent": t["agent"],
+                "games": t["games"],
+                "wins": t["wins"],
+                "win_rate": t["wins"] / t["games"],
+                "decisions": d,
+                "mean_loss": t["loss"] / d if d else 0.0,
+                "nonoptimal": t["nonoptimal"] / d if d else 0.0,
+            }
+        )
+    return out
+
+
+def format_rows(rows: list[dict], columns=None) -> str:
+    """Rows as an aligned text table (floats to 4 decimals).
+
+    >>> rows = [{"agent": "first", "win_rate": 0.25}, {"agent": "last", "win_rate": 0.5}]
+    >>> print(format_rows(rows))
+    agent  win_rate
+    first    0.2500
+    last     0.5000
+    """
+    if not rows:
+        return ""
+    columns = list(columns or rows[0])
+
+    def cell(value):
+        return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+    cells = [[cell(row[c]) for c in columns] for row in rows]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
+    lines = [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(columns, widths))
+        )
+    ]
+    for r in cells:
+        lines.append(
+            "  ".join(
+                v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))
+            )
+        )
+    return "\n".join(lines)

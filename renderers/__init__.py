@@ -1,6 +1,0 @@
-"""Renderers: draw gamegraph results. They import gamegraph; gamegraph never imports them.
-
-* :mod:`renderers.dot` -- Graphviz DOT for graphs and policies, rendered to PNG/SVG/PDF.
-* :mod:`renderers.output` -- safe, all-or-nothing writing of output files.
-* :mod:`renderers.gallery` -- builds the gallery of diagrams and tables.
-"""

@@ -1,0 +1,43 @@
+"""gamegraph.analysis.ur: tables solved in one call, and values by pieces borne off."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from gamegraph import build, solve
+from gamegraph.analysis.ur import borne_off_map, solve_table
+from gamegraph.games.ur import Ur, UrState, state_from_code, table_from_solution
+
+
+@pytest.fixture(scope="module")
+def finkel2():
+    return solve_table("finkel", pieces=2)
+
+
+def test_solve_table_is_the_solved_graphs_table():
+    table = solve_table("aseb", pieces=1)
+    again = table_from_solution(solve(build(Ur("aseb", 1))))
+    assert (table.ruleset.name, table.ruleset.pieces) == ("aseb", 1)
+    assert np.array_equal(table.codes, again.codes)
+    assert np.array_equal(table.values, again.values)
+
+
+def test_borne_off_values_match_the_table(finkel2):
+    bmap = borne_off_map(finkel2)
+    assert (bmap.rules, bmap.pieces) == ("finkel", 2)
+    assert bmap.empty.shape == (2, 2)
+    for a in range(2):
+        for b in range(2):
+            assert bmap.empty[a, b] == finkel2.value(UrState((), a, (), b))
+    sums, counts = defaultdict(float), defaultdict(int)
+    for code, value in zip(finkel2.codes.tolist(), finkel2.values.tolist()):
+        state = state_from_code(code, finkel2.ruleset.length)
+        sums[(state.mover_off, state.opponent_off)] += value
+        counts[(state.mover_off, state.opponent_off)] += 1
+    for (a, b), n in counts.items():
+        assert bmap.count[a, b] == n
+        assert bmap.mean[a, b] == pytest.approx(sums[(a, b)] / n, abs=1e-12)
+    assert bmap.count.sum() == len(finkel2)
