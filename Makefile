@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_jackpot.py
 	$(BIN)/python benchmarks/bench_supersix.py
 	$(BIN)/python benchmarks/bench_ur.py
+	$(BIN)/python benchmarks/bench_blas.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build dist

@@ -11,7 +11,7 @@ def require(module: str, purpose: str, extra: str = "render"):
     """Import ``module`` and return it; raise :class:`MissingExtraError` if it is missing.
 
     The error names the top-level package and the extra, for example
-    ``drawing figures needs matplotlib: pip install "gamegraph[render]"``.
+    ``drawing a figure needs matplotlib: pip install "gamegraph[render]"``.
 
     >>> require("json", "reading").__name__
     'json'

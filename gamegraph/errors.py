@@ -42,8 +42,8 @@ class RenderError(GameGraphError):
 class MissingExtraError(GameGraphError, ImportError):
     """An optional dependency is not installed; the message names the extra that brings it.
 
-    >>> str(MissingExtraError("matplotlib", "drawing figures"))
-    'drawing figures needs matplotlib: pip install "gamegraph[render]"'
+    >>> str(MissingExtraError("matplotlib", "drawing a figure"))
+    'drawing a figure needs matplotlib: pip install "gamegraph[render]"'
     """
 
     def __init__(self, package: str, purpose: str, extra: str = "render"):

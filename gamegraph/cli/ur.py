@@ -66,6 +66,17 @@ def add_commands(subparsers) -> None:
             else f"pieces per side (default: the table's; with --solve {SOLVE_PIECES})",
         )
 
+    def values_options(parser, required):
+        """Where the win probabilities come from: a saved table, or a solve first."""
+        source = parser.add_mutually_exclusive_group(required=required)
+        source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
+        source.add_argument(
+            "--solve",
+            action="store_true",
+            help=f"solve the rules first (--pieces, default {SOLVE_PIECES})",
+        )
+        rules_options(parser, required=False)
+
     count = commands.add_parser("count", help="how many positions the game has")
     rules_options(count, default_pieces="the rule set's own, 7 or 5")
     count.add_argument("--format", choices=formats, default="text")
@@ -97,12 +108,7 @@ def add_commands(subparsers) -> None:
             help="the mover's squares '/' the opponent's, each side "
             "with an optional '+borne off', e.g. '4,13+2/6+1'",
         )
-        source = query.add_mutually_exclusive_group(required=True)
-        source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
-        source.add_argument(
-            "--solve", action="store_true", help="solve the rules first (small piece counts)"
-        )
-        rules_options(query, required=False)
+        values_options(query, required=True)
         if name == "moves":
             query.add_argument("--throw", type=int, required=True, help="the throw to move")
         query.add_argument("--format", choices=formats, default="text")
@@ -120,10 +126,7 @@ def add_commands(subparsers) -> None:
         default=None,
         help="annotate this throw's moves (needs --table or --solve)",
     )
-    source = board.add_mutually_exclusive_group()
-    source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
-    source.add_argument("--solve", action="store_true", help="solve the rules first")
-    rules_options(board, required=False)
+    values_options(board, required=False)
     board.add_argument("-o", "--output", required=True, help="the picture (.png, .svg or .pdf)")
     board.set_defaults(run=_board)
 
@@ -142,10 +145,7 @@ def add_commands(subparsers) -> None:
         "heatmap",
         help="win probability by pieces borne off (.png, .svg, .pdf, or an interactive .html)",
     )
-    source = heatmap.add_mutually_exclusive_group(required=True)
-    source.add_argument("--table", metavar="FILE", help="a table written by `ur solve --save`")
-    source.add_argument("--solve", action="store_true", help="solve the rules first")
-    rules_options(heatmap, required=False)
+    values_options(heatmap, required=True)
     heatmap.add_argument("-o", "--output", required=True, help="the figure or page")
     heatmap.set_defaults(run=_heatmap)
 

@@ -56,6 +56,22 @@ def reachable_states(chain) -> np.ndarray:
     )
 
 
+def new_digraph(name: str, *, title=None, title_size=24, graph=None, node=None, edge=None):
+    """A ``graphviz.Digraph`` with the house style: top to bottom, Helvetica, edges drawn
+    under nodes, small filled boxes; ``graph``, ``node`` and ``edge`` add or override
+    attributes. Needs the ``render`` extra.
+    """
+    graphviz = require("graphviz", "drawing a diagram")
+    digraph = graphviz.Digraph(name=name.replace(" ", "_").replace("-", "_"))
+    digraph.attr(rankdir="TB", fontname="Helvetica", outputorder="edgesfirst", **(graph or {}))
+    if title:
+        digraph.attr(label=title, labelloc="t", fontsize=str(title_size))
+    node_style = {"shape": "box", "style": "filled", "fontname": "Helvetica", "height": "0.3"}
+    digraph.attr("node", **{**node_style, "margin": "0.04,0.02", **(node or {})})
+    digraph.attr("edge", **{"arrowsize": "0.4", **(edge or {})})
+    return digraph
+
+
 def chain_dot(
     chain,
     *,
@@ -95,36 +111,18 @@ def chain_dot(
         raise UnknownNameError("style", style, STYLES)
     if weights is not None and weights not in WEIGHTS:
         raise UnknownNameError("weights", weights, WEIGHTS)
-    graphviz = require("graphviz", "drawing diagrams")
     graph = chain.graph
     rules = graph.rules
     states = reachable_states(chain)
     drawn = set(states.tolist())
 
-    dot = graphviz.Digraph(name=rules.name.replace(" ", "_"))
-    dot.attr(
-        rankdir="TB", nodesep="0.08", ranksep="1.2", fontname="Helvetica", outputorder="edgesfirst"
-    )
-    if title:
-        dot.attr(label=title, labelloc="t", fontsize="28")
-    dot.attr(
-        "node",
-        shape="box",
-        fontname="Helvetica",
-        fontsize="10",
-        height="0.3",
-        width="0.3",
-        margin="0.04,0.02",
-        style="filled",
-        fillcolor="white",
-    )
-    dot.attr(
-        "edge",
-        arrowsize="0.4",
-        penwidth="0.6",
-        color="#00000066",
-        fontname="Helvetica",
-        fontsize="8",
+    dot = new_digraph(
+        rules.name,
+        title=title,
+        title_size=28,
+        graph={"nodesep": "0.08", "ranksep": "1.2"},
+        node={"fontsize": "10", "width": "0.3", "fillcolor": "white"},
+        edge={"penwidth": "0.6", "color": "#00000066", "fontname": "Helvetica", "fontsize": "8"},
     )
 
     bad_states = comparison.suboptimal_states() if comparison is not None else None

@@ -7,7 +7,7 @@ import io
 from .._extras import require
 from .._files import check_output, write_atomic
 
-matplotlib = require("matplotlib", "drawing figures")
+matplotlib = require("matplotlib", "drawing a figure")
 # Figures are made with matplotlib's object API, not pyplot: nothing is registered with
 # pyplot's figure manager and the user's backend choice is left alone.
 from matplotlib.figure import Figure  # noqa: E402

@@ -60,7 +60,7 @@ def page(
     rules_name : str
         The rule set's name, shown in the title.
     """
-    plotly_offline = require("plotly.offline", "interactive pages")
+    plotly_offline = require("plotly.offline", "an interactive page")
 
     data = table_payload(table)
     data.update(

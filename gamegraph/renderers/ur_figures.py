@@ -173,7 +173,7 @@ def graph_dot(solution, *, title: str | None = None, digits: int = 3) -> str:
     ...                                             for line in lines)
     (992, 218)
     """
-    graphviz = require("graphviz", "drawing diagrams")
+    require("graphviz", "drawing a diagram")  # before any work
     graph = solution.graph
     ruleset = getattr(graph.rules, "ruleset", None)
     if ruleset is None:
@@ -185,30 +185,19 @@ def graph_dot(solution, *, title: str | None = None, digits: int = 3) -> str:
         )
     values = np.asarray(solution.values, dtype=float)
     length = ruleset.length
-    dot_graph = graphviz.Digraph(name=graph.rules.name.replace("-", "_"))
-    dot_graph.attr(
-        rankdir="TB",
-        nodesep="0.12",
-        ranksep="0.55",
-        fontname="Helvetica",
-        outputorder="edgesfirst",
-        newrank="true",
+    dot_graph = dot.new_digraph(
+        graph.rules.name,
+        title=title,
+        title_size=24,
+        graph={"nodesep": "0.12", "ranksep": "0.55", "newrank": "true"},
+        node={
+            "style": "rounded,filled",
+            "fontsize": "9",
+            "width": "0.4",
+            "color": "#777777",
+            "penwidth": "0.6",
+        },
     )
-    if title:
-        dot_graph.attr(label=title, labelloc="t", fontsize="24")
-    dot_graph.attr(
-        "node",
-        shape="box",
-        style="rounded,filled",
-        fontname="Helvetica",
-        fontsize="9",
-        height="0.3",
-        width="0.4",
-        margin="0.04,0.02",
-        color="#777777",
-        penwidth="0.6",
-    )
-    dot_graph.attr("edge", arrowsize="0.4")
 
     by_rank = defaultdict(list)
     for i in range(graph.n_states):
@@ -328,7 +317,7 @@ def draw_borne_off(
 
 def borne_off_page(bmap: BorneOffMap, *, title: str | None = None) -> str:
     """One self-contained HTML page (plotly.js embedded, works offline) of both panels."""
-    go = require("plotly.graph_objects", "interactive pages")
+    go = require("plotly.graph_objects", "an interactive page")
     from plotly.subplots import make_subplots
 
     n = bmap.pieces

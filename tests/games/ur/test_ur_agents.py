@@ -321,7 +321,15 @@ def test_gain_terms_checks_its_input():
 # Names and errors
 # ---------------------------------------------------------------------------
 def test_agents_by_name(ruleset, table):
-    assert list(AGENT_TYPES) == ["random", "first", "last", "greedy", "gain", "expectimax", "optimal"]
+    assert list(AGENT_TYPES) == [
+        "random",
+        "first",
+        "last",
+        "greedy",
+        "gain",
+        "expectimax",
+        "optimal",
+    ]
     assert [make_agent(n, ruleset=ruleset, table=table).name for n in NAMES] == NAMES
     with pytest.raises(UnknownNameError, match="accepted: random, first"):
         make_agent("hilo", ruleset=ruleset)

@@ -1,4 +1,4 @@
-"""gamegraph.gallery: the published diagrams, figures and tables.
+"""``gamegraph gallery`` (gamegraph.gallery): the published diagrams, figures and tables.
 
 Building the gallery renders five full Jackpot diagrams and plays seven million games
 (about 12 s), so it is built once, into a temporary folder, for the whole session.
@@ -22,7 +22,8 @@ from gamegraph.renderers import dot  # noqa: E402
 if dot.graphviz_engine() == "pygraphviz":
     pytest.importorskip("pygraphviz")
 
-from gamegraph.gallery import MONTE_CARLO_GAMES, build_gallery  # noqa: E402
+from gamegraph.cli import main  # noqa: E402
+from gamegraph.gallery import MONTE_CARLO_GAMES  # noqa: E402
 
 DIAGRAMS = [
     "jackpot-hilo-layers.png",
@@ -56,8 +57,11 @@ PUBLISHED = {
 def gallery(tmp_path_factory):
     folder = tmp_path_factory.mktemp("gallery")
     log = io.StringIO()
-    index = build_gallery(folder, stream=log)
-    return folder, index, log.getvalue()
+    assert main(["gallery", str(folder)], out=log) == 0  # what `make gallery` runs
+    text = log.getvalue()
+    index = folder / "index.html"
+    assert text.rstrip().endswith(f"open {index}")
+    return folder, index, text
 
 
 def test_every_file_is_written(gallery):
@@ -160,3 +164,15 @@ def test_index_links_only_existing_files(gallery):
     # The results table is on the page too, with the exact fractions.
     for name, fraction in EXACT.items():
         assert f"<td>{name}</td><td>{fraction}</td>" in page
+
+
+def test_gallery_command_refuses_extra_arguments_and_unwritable_folders(tmp_path, capsys):
+    from cli_run import run
+
+    status, out, err = run(["gallery", tmp_path / "a", tmp_path / "b"], capsys)
+    assert status == 2 and "unrecognized arguments" in err and err.count("\n") == 1
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    status, out, err = run(["gallery", blocker / "inside"], capsys)
+    assert status == 2 and err.startswith("gamegraph: error: cannot create gallery folder")
+    assert err.count("\n") == 1 and not (blocker / "inside").exists()

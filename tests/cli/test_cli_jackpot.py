@@ -432,3 +432,33 @@ def test_interrupt_exits_130(monkeypatch, capsys):
     monkeypatch.setattr(gamegraph.cli.jackpot, "_analyse", interrupted)
     status, out, err = run(["jackpot", "analyse"], capsys)
     assert (status, out, err) == (130, "", "gamegraph: interrupted\n")
+
+
+def test_a_closed_pipe_ends_quietly():
+    """``gamegraph ... | head -c 10``: the reader goes away, the command stops without a
+    traceback (exit status 1, as other tools give)."""
+    code = (
+        "import os, sys\n"
+        "from gamegraph.cli import main\n"
+        "read, write = os.pipe()\n"
+        "os.close(read)\n"
+        "os.dup2(write, sys.stdout.fileno())\n"
+        "status = main(['jackpot', 'analyse'], out=sys.stdout)\n"
+        "sys.stderr.write(f'status {status}\\n')\n"
+        "os._exit(status)\n"
+    )
+    run_ = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run_.stderr == "status 1\n", run_.stderr
+    assert run_.returncode == 1
+
+
+def test_progress_is_shown_on_a_terminal_only(monkeypatch, capsys):
+    from gamegraph.cli._common import progress_printer
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert progress_printer() is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    report = progress_printer("games")
+    report(500, 1000)
+    report(1000, 1000)
+    assert capsys.readouterr().err == "\r500 / 1,000 games\r1,000 / 1,000 games\n"
