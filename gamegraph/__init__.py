@@ -1,8 +1,9 @@
 """gamegraph: dice games as explicit state graphs, solved exactly and drawn.
 
 The flow runs one way: rules -> :func:`build` -> :class:`StateGraph` ->
-:func:`solve` / :func:`evaluate` / :func:`propagate` / :func:`simulate` -> results,
-which the ``renderers`` package draws.
+:func:`solve` / :func:`evaluate` / :func:`propagate` / :func:`simulate` ->
+:mod:`gamegraph.analysis` (results) -> :mod:`gamegraph.renderers` (drawings) ->
+:mod:`gamegraph.cli` (the ``gamegraph`` command).
 """
 
 from .build import build

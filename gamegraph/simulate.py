@@ -18,6 +18,7 @@ from ._stats import wilson_interval
 from .errors import InvalidArgumentError
 from .graph import StateGraph
 from .policy import Policy
+from .values import passing_value
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def simulate(
             done = graph.terminal[state[live]]
             ended = live[done]
             v = value_for_mover[state[ended]]
-            wins += float(np.where(other[ended], 1 - v, v).sum())
+            wins += float(passing_value(v, other[ended]).sum())  # for the first player
             live = live[~done]
         unfinished += len(live)
         if progress is not None:

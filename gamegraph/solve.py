@@ -235,7 +235,7 @@ class _Solver:
         inside = position[target] >= 0
         # Known part: passes contribute p, outside targets contribute p * q(target).
         q_out = self.values[target[~inside]]
-        known = np.where(passes[~inside], self.one - q_out, q_out) * p[~inside]
+        known = passing_value(q_out, passes[~inside], self.one) * p[~inside]
         b = self._zeros(m)
         np.add.at(b, owner[~inside], known)
         np.add.at(b, owner[inside & passes], p[inside & passes])

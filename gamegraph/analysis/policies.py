@@ -16,6 +16,7 @@ from ..graph import StateGraph
 from ..policy import MarkovChain, Policy
 from ..propagate import Propagation, propagate
 from ..solve import Solution, evaluate, solve
+from ..values import passing_value
 
 
 @dataclass(eq=False)
@@ -93,9 +94,8 @@ def compare(solution: Solution, policy: Policy) -> PolicyComparison:
     graph = solution.graph
     policy.check(graph)
     values = solution.values
-    q = values[graph.option_target]
     one = Fraction(1) if solution.exact else 1.0
-    q = np.where(graph.option_passes, one - q, q)
+    q = passing_value(values[graph.option_target], graph.option_passes, one)
     mine = solution.policy.chosen_option(graph)
     theirs = policy.chosen_option(graph)
     alive = theirs >= 0

@@ -491,10 +491,9 @@ def _tournament(args, out):
 
 
 def _board(args, out):
-    from gamegraph._files import check_output
-    from gamegraph.renderers.ur_board import EXTENSIONS, draw_board
-
+    from .._files import check_output
     from ..games.ur import parse_position
+    from ..renderers.ur_board import EXTENSIONS, draw_board
 
     check_output(args.output, EXTENSIONS)  # fail before any work
     if args.throw is not None and args.table is None and not args.solve:
@@ -520,9 +519,9 @@ def _board(args, out):
 
 
 def _graph(args, out):
-    from gamegraph._files import check_output
-    from gamegraph.renderers.dot import EXTENSIONS
-    from gamegraph.renderers.ur_figures import draw_graph
+    from .._files import check_output
+    from ..renderers.dot import EXTENSIONS
+    from ..renderers.ur_figures import draw_graph
 
     check_output(args.output, EXTENSIONS)
     from ..games.ur import rule_set
@@ -537,9 +536,9 @@ def _graph(args, out):
 
 
 def _heatmap(args, out):
-    from gamegraph._files import check_output
-    from gamegraph.analysis.ur import borne_off_map
-    from gamegraph.renderers.ur_figures import (
+    from .._files import check_output
+    from ..analysis.ur import borne_off_map
+    from ..renderers.ur_figures import (
         FIGURE_EXTENSIONS,
         draw_borne_off,
         write_borne_off_page,
