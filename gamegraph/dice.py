@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from ._checks import check_int
+from ._checks import check_int, is_whole
 from .errors import InvalidArgumentError, UnknownNameError
 
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -33,10 +33,6 @@ _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 
 def _word(n: int) -> str:
     return _WORDS[n] if n < len(_WORDS) else str(n)
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -74,7 +70,7 @@ class Dice:
             )
         pairs = tuple((throw, Fraction(p)) for throw, p in pairs)
         throws = [throw for throw, _ in pairs]
-        if not pairs or not all(_is_int(t) and t >= 0 for t in throws):
+        if not pairs or not all(is_whole(t) and t >= 0 for t in throws):
             raise InvalidArgumentError(
                 f"the throws of dice {self.name!r} must be non-negative integers, got {throws!r}"
             )
@@ -109,7 +105,7 @@ class Dice:
         gamegraph.errors.InvalidArgumentError: dice 'three-binary-zero-four' cannot throw 0; ...
         """
         for value, p in self.distribution:
-            if value == throw and _is_int(throw):
+            if value == throw and is_whole(throw):
                 return p
         raise InvalidArgumentError(
             f"dice {self.name!r} cannot throw {throw!r}; its throws are "
@@ -138,7 +134,7 @@ def binary_dice(n: int, zero_counts_as: int | None = None) -> Dice:
     ((1, Fraction(1, 2)), (2, Fraction(1, 2)))
     """
     n = check_int(n, "n (the number of binary dice)", low=1, high=20)
-    if zero_counts_as is not None and not (_is_int(zero_counts_as) and zero_counts_as >= 1):
+    if zero_counts_as is not None and not (is_whole(zero_counts_as) and zero_counts_as >= 1):
         raise InvalidArgumentError(
             f"zero_counts_as must be a positive integer or None, got {zero_counts_as!r}"
         )
@@ -193,7 +189,7 @@ def _throws_of(sequence) -> tuple[int, ...]:
             f"a sequence must be a string of digits or an iterable of "
             f"integer throws, got {sequence!r}"
         ) from None
-    if not all(_is_int(t) for t in throws):
+    if not all(is_whole(t) for t in throws):
         raise InvalidArgumentError(f"the throws of a sequence must be integers, got {throws!r}")
     return throws
 

@@ -33,12 +33,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Real
 
 import numpy as np
 
+from ._checks import check_int, check_positive
 from ._threads import limit_blas
-from .errors import ConvergenceError, InvalidArgumentError, UnknownNameError
+from .errors import ConvergenceError, UnknownNameError
 from .graph import StateGraph, expand_ranges
 from .linear import solve_sparse
 from .policy import Policy
@@ -334,12 +334,8 @@ class _Solver:
 def _check(tol, max_iter, method):
     if method not in METHODS:
         raise UnknownNameError("method", method, METHODS)
-    if isinstance(max_iter, bool) or not (
-        isinstance(max_iter, (int, np.integer)) and max_iter >= 1
-    ):
-        raise InvalidArgumentError(f"max_iter must be a positive integer, got {max_iter!r}")
-    if isinstance(tol, bool) or not (isinstance(tol, Real) and tol > 0):
-        raise InvalidArgumentError(f"tol must be a positive number, got {tol!r}")
+    check_int(max_iter, "max_iter", low=1)
+    check_positive(tol, "tol")
 
 
 def solve(
