@@ -45,8 +45,8 @@ def _accepted(low, high) -> str:
 
 def check_int(value, name: str, *, low: int | None = None, high: int | None = None) -> int:
     """``value`` as an int, or InvalidArgumentError unless it is whole and in [low, high]."""
-    # noqa-free line length: the condition is split so that ``value < low`` is only
-    # evaluated for whole numbers (a string would raise TypeError).
+    # ``or`` stops at the first true part, so bounds are only compared for whole numbers
+    # (comparing a string with an int would raise TypeError).
     if (
         not is_whole(value)
         or (low is not None and value < low)
