@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,test,dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,pandas,test,dev]'
 	touch $(STAMP)
 
 gallery: $(STAMP)

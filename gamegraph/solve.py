@@ -37,6 +37,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._checks import check_int, check_positive
+from ._tables import Table
 from ._threads import limit_blas
 from .errors import ConvergenceError, UnknownNameError
 from .graph import StateGraph, expand_ranges
@@ -81,6 +82,76 @@ class Solution:
     def value(self, state):
         """Value of a state given by its rules-level value."""
         return self.values[self.graph.state_number(state)]
+
+    def best_moves(self, state=None) -> Table:
+        """The policy's moves at ``state`` (default: the start) as a table.
+
+        Throws that lead to the same move with the same value are merged: one row per move,
+        with the probability that the throw calls for it and the move's value for the player
+        at ``state``. Throws that leave no move show as ``(none)``.
+
+        Examples
+        --------
+        >>> from gamegraph import build
+        >>> from gamegraph.games.jackpot import Jackpot
+        >>> solution = solve(build(Jackpot()), exact=True)
+        >>> print(solution.best_moves().to_text())
+        Jackpot: moves at START
+        move  probability                     value
+        9            4/36    9065646475/78364164096
+        8            5/36      183142499/1836660096
+        ...
+        """
+        graph = self.graph
+        i = graph.start if state is None else graph.state_number(state)
+        chosen = self.policy.chosen_option(graph)
+        one = Fraction(1) if self.exact else 1.0
+        zero = one - one
+        q = passing_value(self.values[graph.option_target], graph.option_passes, one)
+        merged: dict = {}
+        for k in graph.outcomes_of(i):
+            j = chosen[k]
+            move = graph.rules.move_label(int(graph.option_move[j])) if j >= 0 else "(none)"
+            key = (move, q[j] if j >= 0 else zero)
+            merged[key] = merged.get(key, 0) + int(graph.outcome_weight[k])
+        rows = [
+            (move, Fraction(weight, graph.denominator), value)
+            for (move, value), weight in merged.items()
+        ]
+        rows.sort(key=lambda row: -row[2])
+        name = getattr(graph.rules, "name", "game")
+        return Table(
+            ("move", "probability", "value"),
+            rows,
+            title=f"{name.capitalize()}: moves at {graph.label(i)}",
+            formats={"probability": lambda p: f"{p * graph.denominator}/{graph.denominator}"},
+        )
+
+    def summary(self) -> Table:
+        """Start value, size and convergence as a two-column table."""
+        graph = self.graph
+        start = self.start_value
+        rows = [
+            ("game", getattr(graph.rules, "name", "game")),
+            ("states", graph.n_states),
+            ("start value", start),
+            ("start value (float)", float(start)),
+            ("exact", self.exact),
+            ("iterations", self.iterations),
+            ("residual", float(self.residual)),
+        ]
+        return Table(("", "value"), rows, title=f"{self.policy.name or 'policy'}: solution")
+
+    def __repr__(self) -> str:
+        kind = "exact" if self.exact else "float"
+        return (
+            f"<Solution of {getattr(self.graph.rules, 'name', 'a game')!r}: "
+            f"{self.graph.n_states:,} states, start value {float(self.start_value):.6f} "
+            f"({kind}), residual {float(self.residual):.1e}>"
+        )
+
+    def _repr_html_(self) -> str:
+        return self.summary().to_html() + self.best_moves().to_html()
 
 
 class _Block:

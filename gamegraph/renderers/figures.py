@@ -16,6 +16,39 @@ EXTENSIONS = (".png", ".svg", ".pdf")
 MARGIN_LINEAR_BELOW = 1e-4  # margins (P_roll - P_end) are drawn on a log scale above this
 
 
+class StaticFigure(Figure):
+    """A matplotlib Figure that shows itself in Jupyter (PNG) and saves by extension.
+
+    Every figure function here returns one when it makes its own figure; given ``ax=``, it
+    draws into the caller's Axes and returns that Axes' figure instead.
+    """
+
+    def save(self, path) -> None:
+        """Write the figure as ``.png``, ``.svg`` or ``.pdf``, all-or-nothing."""
+        save(self, path)
+
+    def _repr_png_(self) -> bytes:
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png", bbox_inches="tight", dpi=100)
+        return buffer.getvalue()
+
+    def __repr__(self) -> str:
+        width, height = self.get_size_inches()
+        return f"<StaticFigure {width:g}x{height:g} in, {len(self.axes)} axes>"
+
+
+def figure_and_axes(ax=None, *, figsize):
+    """The Axes to draw into and its figure: the caller's ``ax``, or a new figure's.
+
+    Figure functions take ``ax=None`` and start with this, so a caller can place a drawing
+    in a figure of their own (a subplot, a pyplot figure).
+    """
+    if ax is not None:
+        return ax.figure, ax
+    figure = StaticFigure(figsize=figsize)
+    return figure, figure.subplots()
+
+
 def save(figure, path) -> None:
     """Save a matplotlib figure all-or-nothing; the extension picks the format.
 
@@ -35,7 +68,7 @@ def save(figure, path) -> None:
 def new_figure(rows: int = 1, columns: int = 1, *, figsize, **options):
     """A figure and its axes, made without pyplot (``options`` go to ``Figure.subplots``)."""
     layout = options.pop("constrained_layout", False)
-    figure = Figure(figsize=figsize, constrained_layout=layout)
+    figure = StaticFigure(figsize=figsize, constrained_layout=layout)
     return figure, figure.subplots(rows, columns, **options)
 
 

@@ -1,0 +1,51 @@
+"""Progress bars for long work: on stderr, only when someone is watching.
+
+Every long call (build, solve, simulate, a tournament, a render) takes ``progress``:
+
+``None`` (default)
+    a bar when stderr is a terminal, nothing otherwise (pipes, files, tests);
+``True`` / ``False``
+    always / never (the command line's ``--quiet`` passes ``False``).
+
+The bar is tqdm's, so it redraws in place and ends with the elapsed time.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tqdm import tqdm
+
+
+def wanted(progress: bool | None) -> bool:
+    """Whether to show progress: as asked, or when stderr is a terminal.
+
+    >>> wanted(True), wanted(False)
+    (True, False)
+    """
+    if progress is None:
+        try:
+            return sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            return False
+    return bool(progress)
+
+
+def progress_bar(total=None, *, desc: str, unit: str = "it", progress: bool | None = None):
+    """A tqdm bar on stderr, disabled unless :func:`wanted` says so.
+
+    Use it as a context manager and call ``update(n)``; a disabled bar costs nothing.
+
+    >>> with progress_bar(3, desc="solving", progress=False) as bar:
+    ...     bar.update(3)
+    """
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit=unit,
+        disable=not wanted(progress),
+        file=sys.stderr,
+        leave=False,
+        dynamic_ncols=True,
+        mininterval=0.2,
+    )
