@@ -8,11 +8,21 @@ from math import lcm
 
 import numpy as np
 
+from ._progress import progress_bar
 from .errors import InvalidRulesError
 from .graph import StateGraph
 
+#: States explored between two updates of the progress bar.
+_PROGRESS_EVERY = 4096
 
-def build(rules, *, max_states: int | None = None, explore: bool = False) -> StateGraph:
+
+def build(
+    rules,
+    *,
+    max_states: int | None = None,
+    explore: bool = False,
+    progress: bool | None = None,
+) -> StateGraph:
     """Visit every state reachable from the rules' roots once and return the explicit graph.
 
     The start state is number 0; the other roots (``rules.roots()``, by default just the
@@ -28,6 +38,10 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
         Use the generic state-by-state exploration even when the rules offer a
         vectorised ``build_graph()`` (tests compare the two). Rules whose
         ``build_graph()`` returns None are explored state by state too.
+    progress : bool or None
+        A bar on stderr counting the states explored: None shows it when stderr is a
+        terminal, True always, False never (:mod:`gamegraph._progress`). A vectorised
+        build shows its bar while it runs and counts its states at the end.
 
     Examples
     --------
@@ -36,10 +50,18 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
     >>> graph.n_states, graph.layer_counts()
     (512, [1, 9, 36, 84, 126, 126, 84, 36, 9, 1])
     """
-    if not explore and hasattr(rules, "build_graph"):
-        graph = rules.build_graph()
-        if graph is not None:
-            return graph
+    name = getattr(rules, "name", "game")
+    with progress_bar(desc=f"building {name}", unit=" states", progress=progress) as bar:
+        if not explore and hasattr(rules, "build_graph"):
+            graph = rules.build_graph()
+            if graph is not None:
+                bar.update(graph.n_states)
+                return graph
+        return _explore(rules, max_states, bar)
+
+
+def _explore(rules, max_states, bar) -> StateGraph:
+    """The generic build: a breadth-first walk from the roots, one state at a time."""
     start = rules.start()
     index = {start: 0}
     states = [start]
@@ -65,6 +87,8 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
         number(root)
     while queue:
         state = queue.popleft()
+        if not len(outcome_counts) % _PROGRESS_EVERY:
+            bar.update(len(outcome_counts) - bar.n)
         value = rules.terminal_value(state)
         if value is not None:
             terminal_values[index[state]] = Fraction(value)
@@ -92,6 +116,7 @@ def build(rules, *, max_states: int | None = None, explore: bool = False) -> Sta
                 f"outcome probabilities of {rules.label(state)} sum to {total}, not 1"
             )
         outcome_counts.append(len(outcomes))
+    bar.update(len(outcome_counts) - bar.n)
 
     denominator = lcm(*(w.denominator for w in weights)) if weights else 1
     if denominator >= 2**62:

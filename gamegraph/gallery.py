@@ -7,7 +7,9 @@ everything, and ``results.md``.
 
 from __future__ import annotations
 
+import contextlib
 import html
+import io
 import sys
 import time
 from pathlib import Path
@@ -27,15 +29,20 @@ MONTE_CARLO_SEED = 2026
 
 
 class _Steps:
-    """Prints one line per step with its time, so a long build shows progress."""
+    """Prints one line per step with its time, so a long build shows progress; with
+    ``progress=False`` (``gamegraph gallery --quiet``) it prints nothing.
+    """
 
-    def __init__(self, stream=sys.stdout):
+    def __init__(self, stream=sys.stdout, progress: bool | None = None):
         self.stream = stream
         self.items = []
+        self.progress = progress
+        self.quiet = progress is False
 
     def __call__(self, message):
-        self.stream.write(f"  {message} ... ")
-        self.stream.flush()
+        if not self.quiet:
+            self.stream.write(f"  {message} ... ")
+            self.stream.flush()
         self.started = time.perf_counter()
         return self
 
@@ -43,7 +50,9 @@ class _Steps:
         return self
 
     def __exit__(self, *exc):
-        self.stream.write("failed\n" if exc[0] else f"{time.perf_counter() - self.started:.2f} s\n")
+        if not self.quiet:
+            seconds = time.perf_counter() - self.started
+            self.stream.write("failed\n" if exc[0] else f"{seconds:.2f} s\n")
         return False
 
 
@@ -60,54 +69,73 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
         (
             "jackpot-hilo-layers.png",
             "hilo",
-            dict(style="layers"),
-            "HiLo's game graph with a box per layer (cells flipped), as in the reference README.",
+            dict(view="full", style="layers"),
+            "HiLo's game graph on one A3 page: a band per layer (cells flipped), positions "
+            "labelled by the cells still open, edge width the share of games making the move, "
+            "red fill where games are lost.",
         ),
         (
             "jackpot-hilo-moves.png",
             "hilo",
-            dict(style="moves"),
-            "HiLo's game graph with each edge labelled by the cell it flips.",
+            dict(view="full", style="moves"),
+            "HiLo's game graph with each edge coloured by the cell it flips.",
         ),
         (
             "jackpot-optimal-layers.png",
             "optimal",
-            dict(style="layers"),
+            dict(view="full", style="layers"),
             "The optimal policy's game graph (retrograde solve); the reference did not compute it.",
         ),
         (
             "jackpot-hilo-diff.png",
             "hilo",
-            dict(style="layers", diff=True),
-            "Where HiLo gives up win probability: red moves lose value against the optimum, "
-            "dashed green edges are the better moves, red boxes the positions where it happens.",
+            dict(view="diff"),
+            "Where HiLo gives up win probability: each position where its move is worse than "
+            "the optimum's, the throws concerned, its move and the better one, and what it "
+            "costs in wins per million games (the costs add up to the difference in value).",
+        ),
+        (
+            "jackpot-hilo-threshold.png",
+            "hilo",
+            dict(view="threshold", style="moves", min_reach=0.02),
+            "HiLo's positions reached in at least 2 % of games, each move labelled with the "
+            "cell and the number of the 36 rolls taking it.",
         ),
         (
             "jackpot-hilo-moves-weights.svg",
             "hilo",
-            dict(style="moves", weights="count", reach=True),
+            dict(view="full", style="moves", weights="count", reach=True),
             "HiLo, moves labelled with the cell and the number of the 36 rolls taking them; "
             "each position shows its reach probability (SVG, zoomable).",
         ),
     ]
+    from gamegraph import analysis
+
     for name, agent, options, caption in diagrams:
         with step(f"jackpot: {name}"):
             row = by_name[agent]
-            view = policy_view(
-                graph,
-                row.policy,
-                reach=options.get("reach", False),
-                optimal=solution if options.get("diff") else None,
-            )
-            source = dot.policy_dot(
-                view,
-                style=options["style"],
-                weights=options.get("weights"),
-                title=f"Jackpot: {agent} ({row.percent:.4f} % wins)",
-            )
-            dot.write(source, folder / name)
-            dot.write(source, folder / (Path(name).stem + ".dot"))
-        items.append((name, caption))
+            if options["view"] == "diff":
+                diagram = dot.policy_diff_dot(
+                    graph, analysis.policy_diff(solution, row.policy, name=agent)
+                )
+            else:
+                view = policy_view(graph, row.policy, reach=True)
+                selection = None
+                if options["view"] == "threshold":
+                    selection = analysis.reach_above(view.chain, view.reach, options["min_reach"])
+                diagram = dot.policy_dot(
+                    view,
+                    style=options["style"],
+                    weights=options.get("weights"),
+                    show_reach=options.get("reach", False),
+                    selection=selection,
+                    title=f"Jackpot: {agent} ({row.percent:.4f} % wins)",
+                )
+            diagram.save(folder / name)
+            diagram.save(folder / (Path(name).stem + ".dot"))
+        # An SVG-only diagram borrows the thumbnail of the same graph drawn as PNG.
+        thumb = "jackpot-hilo-moves.png" if name.endswith(".svg") else None
+        items.append((name, caption, thumb))
 
     with step("jackpot: figures"):
         figures.save(
@@ -116,17 +144,17 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
             ),
             folder / "jackpot-policies.png",
         )
-        ends = {
-            row.name: propagate(graph, row.policy, exact=True).stuck_by_layer()[:9]
-            for row in rows
-            if row.name in ("min", "last", "hilo", "optimal")
-        }
-        figures.save(
-            figures.layer_distribution(
-                ends, title="Jackpot: where games are lost", xlabel="cells flipped when stuck"
-            ),
-            folder / "jackpot-lost-at.png",
+        from gamegraph.analysis import layer_summary
+
+        summary = layer_summary(
+            graph,
+            {
+                row.name: row.policy
+                for row in rows
+                if row.name in ("min", "last", "hilo", "optimal")
+            },
         )
+        figures.save(figures.layer_summary_figure(summary), folder / "jackpot-lost-at.png")
     items.insert(
         0,
         (
@@ -139,8 +167,8 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
         1,
         (
             "jackpot-lost-at.png",
-            "How far games get before they are lost: the "
-            "probability of being stuck with n cells flipped.",
+            "How far games get: the share of games reaching each number of cells flipped, "
+            "and the share lost there (min, last, HiLo, optimal).",
         ),
     )
 
@@ -169,7 +197,7 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
 
 
 def _markdown_html(markdown: str) -> str:
-    """The little Markdown the sections write (tables, paragraphs, links, code) as HTML."""
+    """The little Markdown the sections write as HTML: tables, lists, paragraphs, links."""
     import re
 
     def inline(text):
@@ -177,9 +205,12 @@ def _markdown_html(markdown: str) -> str:
         text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
         return re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r'<a href="\2">\1</a>', text)
 
-    out, table = [], []
+    out, table, bullets = [], [], []
 
     def flush():
+        if bullets:
+            out.append("<ul>" + "".join(f"<li>{inline(b)}</li>" for b in bullets) + "</ul>")
+            bullets.clear()
         if not table:
             return
         out.append("<table>")
@@ -195,6 +226,9 @@ def _markdown_html(markdown: str) -> str:
     for line in markdown.splitlines():
         if line.startswith("|"):
             table.append(line)
+            continue
+        if line.startswith("- "):
+            bullets.append(line[2:])
             continue
         flush()
         if line.strip() and not line.startswith("#"):
@@ -218,13 +252,19 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
         strategy_string,
     )
 
-    from .renderers import heatmap
+    from .renderers import heatmap, supersix_maps
 
     high = max(SUPERSIX_PEGS, 60)
+    tabled = (4, 6, 10, 20, 40, 60)
     with step(f"supersix: solve up to {high} pegs, and 20 sticks exactly"):
         table = decision_table(solve(build(SuperSix(pegs=high))))
         exact_table = decision_table(solve(build(SuperSix(hands=(10, 10))), exact=True))
-        starts = {rules: start_values(table, range(4, high + 1, 2), rules) for rules in RULESETS}
+        # The page's slider moves one peg at a time: every total gets its start value
+        # (read from the table, free rules); the first-round rules solve only the tabled ones.
+        starts = {
+            rules: start_values(table, range(4, high + 1) if rules == "free" else tabled, rules)
+            for rules in RULESETS
+        }
     items = []
     with step("supersix: interactive page"):
         name = f"supersix-{SUPERSIX_PEGS}.html"
@@ -245,9 +285,8 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
             ("margin", "P_roll - P_end on a signed log scale: blue rolls, red stops."),
         ):
             figure_name = f"supersix-{SUPERSIX_PEGS}-{metric}.png"
-            figures.save(
-                figures.supersix_maps(table, total=SUPERSIX_PEGS, metric=metric),
-                folder / figure_name,
+            supersix_maps.supersix_maps(table, total=SUPERSIX_PEGS, metric=metric).save(
+                folder / figure_name
             )
             items.append((figure_name, f"Super Six, {SUPERSIX_PEGS} pegs. {caption}"))
 
@@ -260,18 +299,14 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
         b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
         worst = int(error.argmax())
         lp_name = f"supersix-{SUPERSIX_PEGS}-lp-error.png"
-        figures.save(
-            figures.relative_error_maps(
-                b,
-                c,
-                o,
-                error,
-                total=SUPERSIX_PEGS,
-                title=f"LP relaxation, {SUPERSIX_PEGS} pegs: relative error of P_choice "
-                "(blank: exact)",
-            ),
-            folder / lp_name,
-        )
+        supersix_maps.relative_error_maps(
+            b,
+            c,
+            o,
+            error,
+            total=SUPERSIX_PEGS,
+            title=f"LP relaxation, {SUPERSIX_PEGS} pegs: relative error of P_choice (blank: exact)",
+        ).save(folder / lp_name)
         items.append(
             (
                 lp_name,
@@ -291,7 +326,7 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
         "| pegs | first player wins (free) | first player wins (first-round) |",
         "|---|---|---|",
     ]
-    for total in (4, 6, 10, 20, 40, 60):
+    for total in tabled:
         lines.append(
             f"| {total} | {float(starts['free'][total]):.6f} "
             f"| {float(starts['first-round'][total]):.6f} |"
@@ -316,7 +351,13 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
         else:
             verdict = f"differs: `{published}`"
         lines.append(f"| {sticks} | `{ours}` | {verdict} |")
-    return "\n".join(lines) + "\n", items + [(name, "interactive")]
+    page = (
+        name,
+        f"Interactive roll/stop maps, 4 to {high} pegs: a menu for the decision, P_choice "
+        "and the margin, a slider for the total; hover for every probability.",
+        f"supersix-{SUPERSIX_PEGS}-decision.png",
+    )
+    return "\n".join(lines) + "\n", [page, *items]
 
 
 UR_BOARD_POSITION, UR_BOARD_THROW = "6,8,12/9,10,11", 3  # Finkel, 3 pieces: see ur_section
@@ -429,7 +470,6 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
             "averaged over every position with those counts (right).",
         )
     )
-    items.append(("ur-finkel-3-borne-off.html", "interactive"))
 
     counts = sorted({p for pieces in UR_START_PIECES.values() for p in pieces})
     lines = [
@@ -464,57 +504,184 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
     return "\n".join(lines) + "\n", items
 
 
-def _figures_html(items) -> str:
-    parts = []
-    for name, caption in items:
+def explorer_section(folder: Path, step) -> tuple[str, list]:
+    """Interactive graph explorers: Jackpot under every agent, Super Six and one-piece Ur."""
+    from .analysis import explore_graph
+    from .games.supersix import SuperSix
+    from .games.ur import Ur
+    from .games.ur.agents import make_agent
+    from .renderers.explorer import explore_figure
+
+    pages = [
+        (
+            "explore-jackpot.html",
+            "Jackpot: all 512 positions; hover for value, reach and best move, click for "
+            "successors, switch between the optimum and the six agents",
+            lambda: (build(Jackpot()), AGENTS, "Jackpot"),
+            "jackpot-optimal-layers.png",
+        ),
+        (
+            "explore-supersix.html",
+            "Super Six with 8 pegs: every position and the optimal roll/stop choice",
+            lambda: (build(SuperSix(pegs=8)), {}, "Super Six (free rules, 8 pegs)"),
+            f"supersix-{SUPERSIX_PEGS}-decision.png",
+        ),
+        (
+            "explore-ur.html",
+            "The Royal Game of Ur with one piece a side (finkel rules), against greedy play",
+            lambda: (
+                Ur("finkel", 1).build_graph(),
+                {"greedy": make_agent("greedy", ruleset=Ur("finkel", 1).ruleset)},
+                "Royal Game of Ur (finkel rules, 1 piece)",
+            ),
+            "ur-finkel-1-graph.png",
+        ),
+    ]
+    items, lines = [], ["## Graph explorers", ""]
+    for name, caption, make, thumb in pages:
+        with step(f"explorer: {name}"):
+            graph, agents, title = make()
+            data = explore_graph(graph, None, agents)
+            explore_figure(data, title=title).save(folder / name)
+        items.append((name, caption, thumb))
+        lines.append(f"- [{name}]({name}): {caption} ({data.n_states:,} states).")
+    return "\n".join(lines) + "\n", items
+
+
+def reports_section(folder: Path, step) -> tuple[str, list]:
+    """The three game reports, each as one HTML page and as Markdown with its images."""
+    from .reports.jackpot import jackpot_report
+    from .reports.supersix import supersix_report
+    from .reports.ur import ur_report
+
+    items = []
+    lines = ["## Reports", ""]
+    for game, make, caption in (
+        ("jackpot", jackpot_report, "Jackpot: every policy exactly, HiLo's costly decisions"),
+        ("supersix", supersix_report, "Super Six: start values, roll/stop map, strategies"),
+        ("ur", ur_report, "The Royal Game of Ur: start values, move values, a tournament"),
+    ):
+        with step(f"reports: {game} (.html and .md)"):
+            report = make()
+            report.save(folder / f"report-{game}.html")
+            report.save(folder / f"report-{game}.md")
+        images = sorted((folder / f"report-{game}_files").glob("*.png"))
+        thumb = images[0].relative_to(folder).as_posix() if images else None
+        items.append((f"report-{game}.html", f"{caption} (one self-contained page)", thumb))
+        lines.append(
+            f"- {caption}: [report-{game}.html](report-{game}.html), or as Markdown "
+            f"[report-{game}.md](report-{game}.md) with its images in `report-{game}_files/`."
+        )
+    return "\n".join(lines) + "\n", items
+
+
+#: Width of the index's thumbnails, in pixels.
+THUMB_WIDTH = 320
+_PAGE_FORMATS = (".png", ".svg", ".pdf", ".dot", ".html", ".md")
+
+
+def _thumbnail(folder: Path, source: str | None) -> str | None:
+    """A small PNG of ``source`` (a PNG in ``folder``) under ``thumbs/``; its relative path."""
+    if source is None or not source.endswith(".png") or not (folder / source).is_file():
+        return None
+    from PIL import Image  # Pillow comes with matplotlib (the render extra)
+
+    target = folder / "thumbs" / source.replace("/", "--")
+    target.parent.mkdir(exist_ok=True)
+    with Image.open(folder / source) as image:
+        image.thumbnail((THUMB_WIDTH, 2 * THUMB_WIDTH))
+        buffer = io.BytesIO()
+        image.save(buffer, format="png", optimize=True)
+    write_atomic(target, buffer.getvalue())
+    return target.relative_to(folder).as_posix()
+
+
+def _figures_html(folder: Path, items) -> str:
+    """A grid of cards: a thumbnail linking to the file, the caption, every format made."""
+    cards = []
+    for item in items:
+        name, caption = item[0], item[1]
+        stem = Path(name).stem
+        source = item[2] if len(item) > 2 else None
+        if source is None:
+            source = name if name.endswith(".png") else f"{stem}.png"
+        thumb = _thumbnail(folder, source)
         link = html.escape(name)
-        if name.endswith(".html"):
-            parts.append(f'<p><a href="{link}">Open the interactive page ({link})</a></p>')
-        elif name.startswith("jackpot-hilo") or name.startswith("jackpot-optimal"):
-            parts.append(
-                f'<figure><a href="{link}"><img src="{link}" alt="{link}"></a>'
-                f"<figcaption>{html.escape(caption)} "
-                f'(<a href="{html.escape(Path(name).stem)}.dot">DOT</a>)'
-                f"</figcaption></figure>"
-            )
-        else:
-            parts.append(
-                f'<figure><img src="{link}" alt="{link}">'
-                f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-            )
-    return "\n".join(parts)
+        picture = (
+            f'<img src="{html.escape(thumb)}" alt="{link}" loading="lazy">'
+            if thumb
+            else f'<span class="page">{link}</span>'
+        )
+        formats = [
+            f'<a href="{html.escape(stem + ext)}">{ext[1:]}</a>'
+            for ext in _PAGE_FORMATS
+            if (folder / (stem + ext)).is_file()
+        ]
+        cards.append(
+            f'<figure class="card"><a href="{link}">{picture}</a>'
+            f"<figcaption>{html.escape(caption)} <small>({', '.join(formats)})</small>"
+            "</figcaption></figure>"
+        )
+    return '<div class="cards">\n' + "\n".join(cards) + "\n</div>"
 
 
-def build_gallery(folder="gallery", stream=sys.stdout) -> Path:
-    """Write the whole gallery into ``folder``; returns the path of its index page."""
+def _all_files_html(folder: Path) -> str:
+    """Every file the gallery wrote, linked, so nothing is only reachable by its name."""
+    names = sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file() and p.parts[len(folder.parts)] != "thumbs" and p.name != "index.html"
+    )
+    links = ", ".join(f'<a href="{html.escape(n)}">{html.escape(n)}</a>' for n in names)
+    return f'<h2>Every file</h2>\n<p class="files">{links}</p>'
+
+
+def build_gallery(folder="gallery", stream=sys.stdout, *, progress: bool | None = None) -> Path:
+    """Write the whole gallery into ``folder``; returns the path of its index page.
+
+    ``progress=False`` prints no step lines and no progress bars (the library's bars,
+    shown on a terminal otherwise, are silenced by giving the sections a stderr that is
+    not a terminal); the first and last lines are printed either way.
+    """
     folder = Path(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OutputError(f"cannot create gallery folder {folder}: {error.strerror}") from None
-    step = _Steps(stream)
+    step = _Steps(stream, progress)
     started = time.perf_counter()
     stream.write(f"building the gallery in {folder}/ (Graphviz: {dot.graphviz_engine()})\n")
-    sections = [
-        ("Jackpot", *jackpot_section(folder, step)),
-        ("Super Six", *supersix_section(folder, step)),
-        ("The Royal Game of Ur", *ur_section(folder, step)),
-    ]
+    quiet = contextlib.redirect_stderr(io.StringIO()) if step.quiet else contextlib.nullcontext()
+    with quiet:
+        sections = [
+            ("Jackpot", *jackpot_section(folder, step)),
+            ("Super Six", *supersix_section(folder, step)),
+            ("The Royal Game of Ur", *ur_section(folder, step)),
+            ("Graph explorers", *explorer_section(folder, step)),
+            ("Reports", *reports_section(folder, step)),
+        ]
     write_atomic(
         folder / "results.md", "# gamegraph results\n\n" + "\n".join(md for _, md, _ in sections)
     )
-    body = "\n".join(
-        f"<h2>{html.escape(title)}</h2>\n{_markdown_html(md)}\n{_figures_html(items)}"
-        for title, md, items in sections
-    )
+    with step("index: thumbnails"):
+        body = "\n".join(
+            f"<h2>{html.escape(title)}</h2>\n{_markdown_html(md)}\n{_figures_html(folder, items)}"
+            for title, md, items in sections
+        )
+        body += "\n" + _all_files_html(folder)
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>gamegraph gallery</title>
 <style>
 body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; }}
 table {{ border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }}
 td, th {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }}
-figure {{ margin: 2em 0; }} img {{ max-width: 100%; border: 1px solid #eee; }}
-figcaption {{ color: #444; }}
+.cards {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr));
+          gap: 1.2em; margin: 1.5em 0; }}
+.card {{ margin: 0; border: 1px solid #ddd; border-radius: 6px; padding: 0.6em; }}
+.card img {{ width: 100%; max-height: 260px; object-fit: contain; border: 1px solid #eee; }}
+.card .page {{ display: block; padding: 3em 0; text-align: center; background: #f4f4f4; }}
+figcaption {{ color: #444; font-size: 0.9em; margin-top: 0.4em; }}
+.files {{ font-size: 0.85em; line-height: 1.6; }}
 </style></head><body>
 <h1>gamegraph gallery</h1>
 {body}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import check_games, check_int
+from ._progress import progress_bar
 from ._stats import wilson_interval
 from .errors import InvalidArgumentError
 from .graph import StateGraph
@@ -70,8 +71,14 @@ def simulate(
 ) -> SimulationResult:
     """Play ``games`` games under ``policy`` and count the first player's wins.
 
-    Games are played ``batch`` at a time; ``progress(done, total)`` is called after each
-    batch when given.
+    Games are played ``batch`` at a time.
+
+    Parameters
+    ----------
+    progress : bool, None or callable
+        A bar on stderr advanced after each batch: None shows it when stderr is a
+        terminal, True always, False never. A callable is called as
+        ``progress(done, total)`` after each batch instead.
 
     Examples
     --------
@@ -112,9 +119,30 @@ def simulate(
     within = running - np.repeat(running[first_row] - weight[first_row], counts)
     key = owner * denominator + within  # strictly increasing where weights are positive
     value_for_mover = np.where(graph.terminal, graph.terminal_value, 0.0)
+    tables = (key, target, passes, value_for_mover)
 
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
+    bar = progress_bar(
+        games, desc="simulating", unit=" games", progress=False if callable(progress) else progress
+    )
+    report = progress if callable(progress) else lambda done, total: bar.update(done - bar.n)
+    with bar:
+        wins, throws, unfinished = _play(graph, games, batch, max_throws, rng, tables, report)
+    return SimulationResult(
+        games=int(games),
+        wins=wins,
+        throws=throws,
+        unfinished=unfinished,
+        seconds=time.perf_counter() - started,
+        seed=seed,
+    )
+
+
+def _play(graph, games, batch, max_throws, rng, tables, report):
+    """The games, ``batch`` at a time; ``report(done, games)`` after each batch."""
+    key, target, passes, value_for_mover = tables
+    denominator = graph.denominator
     wins = 0.0
     throws = 0
     unfinished = 0
@@ -146,13 +174,5 @@ def simulate(
             wins += float(passing_value(v, other[ended]).sum())  # for the first player
             live = live[~done]
         unfinished += len(live)
-        if progress is not None:
-            progress(first + size, games)
-    return SimulationResult(
-        games=int(games),
-        wins=wins,
-        throws=throws,
-        unfinished=unfinished,
-        seconds=time.perf_counter() - started,
-        seed=seed,
-    )
+        report(first + size, games)
+    return wins, throws, unfinished

@@ -37,6 +37,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._checks import check_int, check_positive
+from ._progress import progress_bar
 from ._tables import Table
 from ._threads import limit_blas
 from .errors import ConvergenceError, UnknownNameError
@@ -366,7 +367,10 @@ class _Solver:
         self.iterations = max(self.iterations, rounds)
 
     # -- the whole graph --------------------------------------------------
-    def run(self):
+    def run(self, bar=None):
+        """Solve every level, then take the policy and the residual; ``bar`` (a progress
+        bar, optional) advances by the states of each level and each final chunk.
+        """
         graph = self.graph
         condensation = graph.condensation
         for level in condensation.levels:
@@ -381,6 +385,8 @@ class _Solver:
                 self.values[single] = self.backup(block, fixed)
             if len(looped):
                 self.solve_cyclic(_Block(graph, looped))
+            if bar is not None:
+                bar.update(len(level))
         # Final pass, in chunks to bound memory: the policy, and the residual |Tv - v|.
         residual = 0.0
         live = np.flatnonzero(~graph.terminal)
@@ -399,7 +405,18 @@ class _Solver:
             else:
                 worst = float(np.max(np.abs(diff)))
             residual = max(residual, worst)
+            if bar is not None:
+                bar.update(len(block.states))
         return residual
+
+
+def _run(solver, progress, what):
+    """``solver.run()`` under a progress bar counting states twice: solved, then checked."""
+    graph = solver.graph
+    total = 2 * int(graph.n_states - np.count_nonzero(graph.terminal))
+    name = getattr(graph.rules, "name", "game")
+    with progress_bar(total, desc=f"{what} {name}", unit=" states", progress=progress) as bar:
+        return solver.run(bar)
 
 
 def _check(tol, max_iter, method):
@@ -417,6 +434,7 @@ def solve(
     tol: float = 1e-13,
     max_iter: int = 1000,
     blas_threads: int | None = None,
+    progress: bool | None = None,
 ) -> Solution:
     """Solve a game graph: the optimal value of every state and an optimal policy.
 
@@ -435,6 +453,10 @@ def solve(
         Threads BLAS may use during the call, a whole number from 1 to 1,024; None takes
         the environment variable ``GAMEGRAPH_BLAS_THREADS``, or 1 when it is unset. The
         limits in force before are restored when the call returns.
+    progress : bool or None
+        A bar on stderr that advances level by level (each state counted when solved and
+        again when its policy and residual are taken): None shows it when stderr is a
+        terminal, True always, False never.
 
     Examples
     --------
@@ -447,13 +469,18 @@ def solve(
     _check(tol, max_iter, method)
     with limit_blas(blas_threads):
         solver = _Solver(graph, exact, None, tol, max_iter, method)
-        residual = solver.run()
+        residual = _run(solver, progress, "solving")
     policy = Policy(choice=solver.choice.astype(np.int32), name="optimal")
     return Solution(graph, solver.exact_values(), policy, exact, solver.iterations, residual)
 
 
 def evaluate(
-    graph: StateGraph, policy: Policy, *, exact: bool = False, blas_threads: int | None = None
+    graph: StateGraph,
+    policy: Policy,
+    *,
+    exact: bool = False,
+    blas_threads: int | None = None,
+    progress: bool | None = None,
 ) -> Solution:
     """The value of every state when the player(s) follow ``policy``.
 
@@ -468,6 +495,8 @@ def evaluate(
         Threads BLAS may use during the call, a whole number from 1 to 1,024; None takes
         the environment variable ``GAMEGRAPH_BLAS_THREADS``, or 1 when it is unset. The
         limits in force before are restored when the call returns.
+    progress : bool or None
+        A bar on stderr, as for :func:`solve`.
 
     Examples
     --------
@@ -481,5 +510,5 @@ def evaluate(
     policy.check(graph)
     with limit_blas(blas_threads):
         solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
-        residual = solver.run()
+        residual = _run(solver, progress, "evaluating")
     return Solution(graph, solver.exact_values(), policy, exact, 0, residual)

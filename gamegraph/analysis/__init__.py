@@ -4,6 +4,8 @@ The layer between the algorithms (solve, propagate, simulate) and the renderers:
 picture or a report shows is computed here, where tests and notebooks can reach it too.
 """
 
+from .explore import Exploration, explore_graph
+from .layers import LayerSummary, layer_summary
 from .policies import (
     PolicyComparison,
     PolicyResult,
@@ -12,12 +14,41 @@ from .policies import (
     compare_policies,
     policy_view,
 )
+from .pruning import (
+    DecisionCost,
+    GamePath,
+    PolicyDiff,
+    Selection,
+    decision_costs,
+    edge_flow,
+    likely_paths,
+    neighbourhood,
+    outcome_costs,
+    policy_diff,
+    reach_above,
+)
 
 __all__ = [
+    "Exploration",
+    "explore_graph",
+    "LayerSummary",
     "PolicyComparison",
     "PolicyResult",
     "PolicyView",
     "compare",
     "compare_policies",
+    "layer_summary",
     "policy_view",
+    # pruning: what the readable Jackpot diagrams keep
+    "DecisionCost",
+    "GamePath",
+    "PolicyDiff",
+    "Selection",
+    "decision_costs",
+    "edge_flow",
+    "likely_paths",
+    "neighbourhood",
+    "outcome_costs",
+    "policy_diff",
+    "reach_above",
 ]

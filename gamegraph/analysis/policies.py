@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._tables import Table
 from ..graph import StateGraph
 from ..policy import MarkovChain, Policy
 from ..propagate import Propagation, propagate
@@ -60,6 +61,45 @@ class PolicyComparison:
             [(int(s), int(t)) in keys for s, t in zip(chain.edge_source, chain.edge_target)],
             dtype=bool,
         )
+
+    def start_loss(self):
+        """Win probability the policy gives up at the start: the optimum's start value
+        minus the policy's (one evaluation of the policy, cached).
+        """
+        if not hasattr(self, "_start_loss"):
+            mine = evaluate(self.solution.graph, self.policy, exact=self.solution.exact)
+            self._start_loss = self.solution.start_value - mine.start_value
+        return self._start_loss
+
+    def summary(self) -> Table:
+        """Where the policy differs from the optimum, and what it costs, as a table."""
+        graph = self.solution.graph
+        decisions = int(np.count_nonzero(np.diff(graph.option_ptr) > 1))
+        rows = [
+            ("outcomes", graph.n_outcomes),
+            ("outcomes with a choice", decisions),
+            ("choices that differ (ties included)", int(np.count_nonzero(self.differs))),
+            ("choices that give up value", int(np.count_nonzero(self.suboptimal))),
+            ("positions that give up value", int(np.count_nonzero(self.suboptimal_states()))),
+            ("largest loss at one choice", max(self.loss, default=0)),
+            ("win probability lost at the start", self.start_loss()),
+            ("lost at the start, in percentage points", 100 * float(self.start_loss())),
+        ]
+        return Table(("", "value"), rows, title=f"{self._name()} against the optimum")
+
+    def _name(self) -> str:
+        return self.policy.name or "policy"
+
+    def __repr__(self) -> str:
+        graph = self.solution.graph
+        return (
+            f"<PolicyComparison {self._name()!r} vs optimal: "
+            f"{int(np.count_nonzero(self.suboptimal)):,} of {graph.n_outcomes:,} outcomes give "
+            f"up value, at {int(np.count_nonzero(self.suboptimal_states())):,} positions>"
+        )
+
+    def _repr_html_(self) -> str:
+        return self.summary().to_html()
 
     def better_moves(self) -> list[tuple[int, int, int]]:
         """(state, optimal target, move) for every outcome where the policy gives up value."""
@@ -127,12 +167,52 @@ class PolicyResult:
         return {"win": win, "percent": self.percent}
 
 
+class PolicyTable(list):
+    """The rows of :func:`compare_policies` (a list of :class:`PolicyResult`) that display
+    as a table: each policy's win probability, exact where it was solved exactly, and in
+    percent.
+
+    Examples
+    --------
+    >>> rows = PolicyTable([PolicyResult("a", None, Fraction(1, 3)),
+    ...                     PolicyResult("b", None, Fraction(1, 2))])
+    >>> rows
+    policy  win probability  percent
+    a                   1/3  33.3333 %
+    b                   1/2  50.0000 %
+    >>> rows[-1].name, "<td" in rows._repr_html_()
+    ('b', True)
+    """
+
+    title = ""
+
+    def table(self, title: str | None = None) -> Table:
+        """The rows as a :class:`~gamegraph._tables.Table`: policy, win probability, percent."""
+        return Table(
+            ("policy", "win probability", "percent"),
+            [(row.name, row.win, row.percent) for row in self],
+            title=self.title if title is None else title,
+            formats={"percent": lambda value: f"{value:.4f} %"},
+        )
+
+    def to_pandas(self):
+        """The table as a ``pandas.DataFrame`` (the ``pandas`` extra)."""
+        return self.table().to_pandas()
+
+    def _repr_html_(self) -> str:
+        return self.table().to_html()
+
+    def __repr__(self) -> str:
+        return self.table().to_text()
+
+
 def compare_policies(
     graph: StateGraph, agents: dict, *, exact: bool = True, solution: Solution | None = None
-) -> list[PolicyResult]:
+) -> PolicyTable:
     """Evaluate every agent in ``agents`` and the optimal policy on ``graph``.
 
-    Returns one :class:`PolicyResult` per agent, in the order given, then ``optimal``.
+    Returns a :class:`PolicyTable`: one :class:`PolicyResult` per agent, in the order
+    given, then ``optimal``.
 
     Examples
     --------
@@ -142,7 +222,8 @@ def compare_policies(
     >>> [(row.name, round(row.percent, 4)) for row in rows][-2:]
     [('hilo2', 7.9855), ('optimal', 7.9987)]
     """
-    rows = []
+    rows = PolicyTable()
+    rows.title = f"{getattr(graph.rules, 'name', 'game').capitalize()}: win probability by policy"
     for name, agent in agents.items():
         policy = Policy.from_agent(graph, agent, name=name)
         rows.append(PolicyResult(name, policy, evaluate(graph, policy, exact=exact).start_value))

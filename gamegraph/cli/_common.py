@@ -77,8 +77,33 @@ def add_seed(parser) -> None:
     )
 
 
+def add_quiet(parser) -> None:
+    """The ``-q``/``--quiet`` option of every long command: it sets ``args.progress`` to
+    False (no progress bars on stderr); without it ``args.progress`` is None, which shows
+    them when stderr is a terminal (:mod:`gamegraph._progress`).
+
+    >>> parser = Parser(prog="demo")
+    >>> add_quiet(parser)
+    >>> parser.parse_args([]).progress, parser.parse_args(["-q"]).progress
+    (None, False)
+    """
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        dest="progress",
+        action="store_const",
+        const=False,
+        default=None,
+        help="no progress bars on stderr (shown by default when stderr is a terminal)",
+    )
+
+
 def progress_printer(unit: str = "games"):
-    """A ``progress(done, total)`` callback writing to stderr, or None when it is not a terminal."""
+    """A ``progress(done, total)`` callback writing to stderr, or None when it is not a terminal.
+
+    Kept for callers of the callback form; the commands use :func:`add_quiet` and the
+    library's own bars (:func:`gamegraph._progress.progress_bar`).
+    """
     if not sys.stderr.isatty():
         return None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._common import add_quiet
+
 
 def add_commands(subparsers) -> None:
     """Register ``gallery`` on the top-level subparsers."""
@@ -14,10 +16,11 @@ def add_commands(subparsers) -> None:
     gallery.add_argument(
         "folder", nargs="?", default="gallery", help="where to write (default: gallery)"
     )
+    add_quiet(gallery)
     gallery.set_defaults(run=_gallery)
 
 
 def _gallery(args, out):
     from ..gallery import build_gallery
 
-    build_gallery(args.folder, stream=out)
+    build_gallery(args.folder, stream=out, progress=args.progress)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from .._checks import MAX_GAMES
-from ._common import FORMATS, Parser, add_seed, games, progress_printer
+from ._common import FORMATS, Parser, add_quiet, add_seed, games
+from .report import add_report_command
 
 
 def add_commands(subparsers) -> None:
@@ -17,6 +18,10 @@ def add_commands(subparsers) -> None:
     commands = jackpot.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )
+    from .explore import add_explore
+
+    add_explore(commands, "jackpot")
+    add_report_command(commands, "jackpot")
     agents = tuple(AGENTS) + ("optimal",)
 
     analyse = commands.add_parser(
@@ -35,7 +40,10 @@ def add_commands(subparsers) -> None:
     )
     add_seed(simulate)
     simulate.add_argument("--format", choices=FORMATS, default="text")
+    add_quiet(simulate)
     simulate.set_defaults(run=_simulate)
+
+    from ._common import whole
 
     graph = commands.add_parser("graph", help="draw an agent's game graph (DOT, PNG, SVG, PDF)")
     graph.add_argument("--agent", choices=agents, default="hilo")
@@ -61,12 +69,69 @@ def add_commands(subparsers) -> None:
         "--reach", action="store_true", help="show each position's reach probability"
     )
     graph.add_argument(
-        "--diff",
-        action="store_true",
-        help="mark in red the moves that give up win probability against the "
-        "optimal policy, with the better move dashed green",
+        "--view",
+        choices=GRAPH_VIEWS,
+        default="full",
+        help="full: every position (default); likely: the most likely games (--paths); "
+        "threshold: positions reached often enough (--min-reach); around: one position's "
+        "neighbourhood (--around, --depth); diff: the decisions where the agent gives up "
+        "win probability against the optimum, each with its cost",
+    )
+    graph.add_argument(
+        "--diff", action="store_true", help="the same as --view diff (kept for old scripts)"
+    )
+    graph.add_argument(
+        "--paths", type=whole(1, "paths"), default=None, help="likely: how many games (default 10)"
+    )
+    graph.add_argument(
+        "--min-reach",
+        type=_probability,
+        default=None,
+        metavar="P",
+        help="threshold: the least reach probability drawn, in (0, 1] (default 0.02)",
+    )
+    graph.add_argument(
+        "--around",
+        default=None,
+        metavar="POSITION",
+        help="around: the position by the cells still open, as the diagram labels it "
+        "(e.g. 2579 or '2 5 7 9'), or START",
+    )
+    graph.add_argument(
+        "--depth",
+        type=whole(1, "moves"),
+        default=None,
+        help="around: moves drawn before and after the position (default 2)",
     )
     graph.set_defaults(run=_graph)
+
+    layer_agents = ("min", "last", "hilo", "optimal")  # the default comparison
+    layers = commands.add_parser(
+        "layers",
+        help="layer by layer: positions reached, reach probability and where games are lost",
+    )
+    layers.add_argument(
+        "--agents",
+        nargs="+",
+        choices=agents,
+        default=list(layer_agents),
+        metavar="AGENT",
+        help=f"policies to compare, from {', '.join(agents)} (default {' '.join(layer_agents)})",
+    )
+    layers.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        help="draw reach and loss by layer to this file (.png, .svg, .pdf) "
+        "instead of printing the table",
+    )
+    layers.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="the table printed without -o: text or json (exact fractions as 'p/q')",
+    )
+    layers.set_defaults(run=_layers)
 
 
 def _setup():
@@ -106,14 +171,16 @@ def _analyse(args, out):
 
 
 def _simulate(args, out):
+    from ..build import build
+    from ..games.jackpot import AGENTS, Jackpot
     from ..simulate import simulate
-    from ..solve import evaluate
+    from ..solve import evaluate, solve
 
-    graph, agents = _setup()
-    policy = _policy(graph, agents, args.agent)
-    progress = progress_printer() if args.games >= 20_000_000 else None
-    result = simulate(graph, policy, games=args.games, seed=args.seed, progress=progress)
-    exact = evaluate(graph, policy, exact=True).start_value
+    graph, agents = build(Jackpot(), progress=args.progress), AGENTS
+    optimum = solve(graph, exact=True, progress=args.progress) if args.agent == "optimal" else None
+    policy = _policy(graph, agents, args.agent, optimum)
+    result = simulate(graph, policy, games=args.games, seed=args.seed, progress=args.progress)
+    exact = evaluate(graph, policy, exact=True, progress=args.progress).start_value
     low, high = result.interval()
     if args.format == "json":
         payload = {
@@ -140,19 +207,130 @@ def _simulate(args, out):
     )
 
 
+GRAPH_VIEWS = ("full", "likely", "threshold", "around", "diff")
+
+
+def _probability(text: str) -> float:
+    """A probability on the command line: a number in (0, 1]."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 1:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a probability in (0, 1]")
+    return value
+
+
+def _position(text: str, rules) -> int:
+    """A Jackpot position from the cells still open (``2579``, ``'2 5 7 9'``, ``2,5,7,9``),
+    or START / WIN.
+    """
+    from ..errors import InvalidArgumentError
+
+    name = text.strip().upper()
+    if name in ("START", "WIN"):
+        return 0 if name == "START" else rules.full
+    digits = name.replace(",", " ").split()
+    cells = [int(c) for c in "".join(digits)] if "".join(digits).isdigit() else None
+    if not cells or len(set(cells)) != len(cells) or not all(1 <= c <= rules.cells for c in cells):
+        raise InvalidArgumentError(
+            f"--around {text!r}: expected the cells still open, each of 1 to {rules.cells} "
+            "once (e.g. 2579 or '2 5 7 9'), or START or WIN"
+        )
+    return rules.full ^ sum(1 << (c - 1) for c in cells)
+
+
+def _check_view_options(args) -> str:
+    """The view asked for, after checking that its options go with it (before any work)."""
+    from ..analysis.pruning import MAX_PATHS
+    from ..errors import InvalidArgumentError
+
+    view = "diff" if args.diff else args.view
+    if args.diff and args.view not in ("full", "diff"):
+        raise InvalidArgumentError(f"--diff is --view diff; it cannot go with --view {args.view}")
+    owners = {"paths": "likely", "min_reach": "threshold", "around": "around", "depth": "around"}
+    for option, owner in owners.items():
+        if getattr(args, option) is not None and view != owner:
+            flag = "--" + option.replace("_", "-")
+            raise InvalidArgumentError(f"{flag} goes with --view {owner}, not --view {view}")
+    if view == "around" and args.around is None:
+        raise InvalidArgumentError("--view around needs --around POSITION (e.g. --around 2579)")
+    if args.paths is not None and args.paths > MAX_PATHS:
+        raise InvalidArgumentError(f"--paths {args.paths}: accepted 1 to {MAX_PATHS}")
+    if args.depth is not None and args.depth > 50:
+        raise InvalidArgumentError(f"--depth {args.depth}: accepted 1 to 50")
+    return view
+
+
 def _graph(args, out):
     from .._files import check_output
-    from ..analysis import policy_view
-    from ..renderers.dot import EXTENSIONS, policy_dot, write
+    from ..analysis import likely_paths, neighbourhood, policy_diff, policy_view, reach_above
+    from ..errors import InvalidArgumentError
+    from ..renderers.dot import EXTENSIONS, policy_diff_dot, policy_dot
     from ..solve import evaluate, solve
 
     check_output(args.output, EXTENSIONS)  # fail before any work
+    view = _check_view_options(args)
     graph, agents = _setup()
-    solution = solve(graph, exact=True) if (args.diff or args.agent == "optimal") else None
+    if args.around is not None:
+        around = graph.state_number(_position(args.around, graph.rules))
+    solution = solve(graph, exact=True) if (view == "diff" or args.agent == "optimal") else None
     policy = _policy(graph, agents, args.agent, solution)
     win = evaluate(graph, policy, exact=True).start_value
-    title = f"Jackpot: {args.agent} ({100 * float(win):.4f} % wins)"
-    view = policy_view(graph, policy, reach=args.reach, optimal=solution if args.diff else None)
-    source = policy_dot(view, title=title, style=args.style, weights=args.weights)
-    write(source, args.output)
+    percent = f"{100 * float(win):.4f} %"
+    if view == "diff":
+        diagram = policy_diff_dot(graph, policy_diff(solution, policy, name=args.agent))
+    else:
+        drawn = policy_view(graph, policy, reach=True)
+        selection = None
+        if view == "likely":
+            selection = likely_paths(drawn.chain, args.paths or 10)
+        elif view == "threshold":
+            selection = reach_above(drawn.chain, drawn.reach, args.min_reach or 0.02)
+        elif view == "around":
+            if drawn.reach.reach_probability[around] == 0:
+                raise InvalidArgumentError(
+                    f"--around {args.around}: {args.agent} never reaches that position"
+                )
+            selection = neighbourhood(drawn.chain, around, args.depth or 2)
+        diagram = policy_dot(
+            drawn,
+            title=f"Jackpot: {args.agent} ({percent} wins)",
+            style=args.style,
+            weights=args.weights,
+            show_reach=args.reach,
+            selection=selection,
+        )
+    diagram.save(args.output)
     out.write(f"wrote {args.output}\n")
+
+
+def _layers(args, out):
+    from ..analysis import layer_summary
+
+    if args.output:
+        from .._files import check_output
+        from ..renderers.figures import EXTENSIONS
+
+        check_output(args.output, EXTENSIONS)  # fail before any work
+    graph, agents = _setup()
+    names = list(dict.fromkeys(args.agents))  # repeated names once, in order
+    solution = None
+    if "optimal" in names:
+        from ..solve import solve
+
+        solution = solve(graph, exact=True)
+    summary = layer_summary(
+        graph, {name: _policy(graph, agents, name, solution) for name in names}, exact=True
+    )
+    if args.output:
+        from ..renderers.figures import layer_summary_figure, save
+
+        save(layer_summary_figure(summary), args.output)
+        out.write(f"wrote {args.output}\n")
+    elif args.format == "json":
+        out.write(json.dumps(summary.as_dict(), indent=2) + "\n")
+    else:
+        out.write(summary.table().to_text() + "\n")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
-from ._common import FORMATS, Parser, whole
+from ._common import FORMATS, Parser, add_quiet, whole
+from .report import add_report_command
 
 HEATMAP_DEFAULT_HIGH = 60
 
@@ -19,6 +19,10 @@ def add_commands(subparsers) -> None:
     commands = game.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )
+    from .explore import add_explore
+
+    add_explore(commands, "supersix")
+    add_report_command(commands, "supersix")
 
     def size_options(parser):
         parser.add_argument(
@@ -43,11 +47,30 @@ def add_commands(subparsers) -> None:
         )
 
     solve = commands.add_parser(
-        "solve", help="optimal play: start win probability, decisions, strategy"
+        "solve",
+        help="optimal play: start win probability, decisions, strategy (a summary; "
+        "--full or -o FILE.json for every position)",
     )
     size_options(solve)
     solve.add_argument("--exact", action="store_true", help="exact fractions (slower)")
-    solve.add_argument("--format", choices=FORMATS, default="text")
+    solve.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text, or json: the summary as indented JSON (default text)",
+    )
+    solve.add_argument(
+        "--full",
+        action="store_true",
+        help="also print the roll/stop decision of every position, one grid per pegs on the lid",
+    )
+    solve.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        help="write every position's P_roll, P_end and decision to this JSON file (.json)",
+    )
+    add_quiet(solve)
     solve.set_defaults(run=_solve)
 
     strategy = commands.add_parser("strategy", help="the optimal strategy in the paper's notation")
@@ -56,7 +79,9 @@ def add_commands(subparsers) -> None:
     )
     strategy.set_defaults(run=_strategy)
 
-    heatmap = commands.add_parser("heatmap", help="interactive roll/stop maps (one HTML page)")
+    heatmap = commands.add_parser(
+        "heatmap", help="interactive roll/stop maps (one offline HTML page, plotly)"
+    )
     size_options(heatmap)
     heatmap.add_argument(
         "--range",
@@ -64,7 +89,8 @@ def add_commands(subparsers) -> None:
         nargs=2,
         metavar=("LOW", "HIGH"),
         default=None,
-        help=f"totals on the slider (default 4 to max(pegs, {HEATMAP_DEFAULT_HIGH}))",
+        help="totals on the slider, which moves one peg at a time "
+        f"(default 4 to max(pegs, {HEATMAP_DEFAULT_HIGH}))",
     )
     heatmap.add_argument("-o", "--output", required=True, help="the page to write (.html)")
     heatmap.set_defaults(run=_heatmap)
@@ -83,6 +109,7 @@ def add_commands(subparsers) -> None:
         default=None,
         help="also draw the relative error per position (.png, .svg or .pdf)",
     )
+    add_quiet(lp)
     lp.set_defaults(run=_lp)
 
 
@@ -98,66 +125,66 @@ def _rules(args):
     return SuperSix(pegs=40 if args.pegs is None else args.pegs, rules=args.rules)
 
 
-def _number(value, exact):
-    return f"{value.numerator}/{value.denominator}" if exact else float(value)
-
-
 def _solve(args, out):
-    from ..build import build
-    from ..games.supersix import decision_table, strategy_string
-    from ..solve import solve
+    from ..analysis.supersix import solve_game
 
+    if args.output is not None:
+        from .._files import check_output
+
+        check_output(args.output, (".json",))  # fail before any work
     rules = _rules(args)
-    started = time.perf_counter()
-    if args.exact and rules.pegs > 24 and sys.stderr.isatty():
+    if args.exact and rules.pegs > 24 and sys.stderr.isatty() and args.progress is not False:
         sys.stderr.write(f"solving {rules.pegs} pegs exactly; this takes a while ...\n")
-    graph = build(rules)
-    solution = solve(graph, exact=args.exact)
-    seconds = time.perf_counter() - started
-    table = decision_table(solution)
-    total = rules.pegs
-    strategy = strategy_string(table, total) if total >= 4 else None
+    result = solve_game(rules, exact=args.exact, progress=args.progress)
+    if args.output is not None:
+        from .._files import write_atomic
+
+        write_atomic(args.output, json.dumps(result.as_dict(full=True)) + "\n")
     if args.format == "json":
-        rows = [
-            {
-                "b": int(b),
-                "c": int(c),
-                "o": int(o),
-                "p_roll": _number(r, args.exact),
-                "p_end": _number(e, args.exact),
-                "roll": bool(d),
-            }
-            for b, c, o, r, e, d in zip(
-                table.b, table.c, table.o, table.p_roll, table.p_end, table.roll
-            )
-        ]
-        payload = {
-            "game": "supersix",
-            "rules": rules.rules,
-            "hands": list(rules.hands),
-            "pegs": total,
-            "states": graph.n_states - 1,
-            "start": _number(solution.start_value, args.exact),
-            "strategy_string": strategy,
-            "residual": solution.residual,
-            "seconds": seconds,
-            "strategy": rows,
-        }
-        out.write(json.dumps(payload) + "\n")
+        payload = result.as_dict()
+        if args.output is not None:
+            payload["output"] = str(args.output)
+        out.write(json.dumps(payload, indent=2) + "\n")
         return
-    start = solution.start_value
+    start = result.start_value
     first, second = rules.hands
     out.write(
         f"Super Six, {first} + {second} pegs, {rules.rules} rules: "
-        f"{graph.n_states - 1:,} positions solved in {seconds:.2f} s "
-        f"(residual {solution.residual:.1e})\n"
+        f"{result.positions:,} positions solved in {result.seconds:.2f} s "
+        f"(residual {result.solution.residual:.1e})\n"
     )
     shown = (
         f"{start.numerator}/{start.denominator} = {float(start):.12f}"
         if args.exact
         else f"{float(start):.12f}"
     )
-    out.write(f"the first player wins with probability {shown}\n\n")
+    out.write(f"the first player wins with probability {shown}\n")
+    if args.full:
+        out.write("\n")
+        _grids(result.table, rules.pegs, out)
+    else:
+        out.write(
+            f"decisions: roll again at {result.rolls:,} positions, stop at {result.stops:,}\n"
+        )
+    strategy = result.strategy
+    if strategy:
+        shown = strategy if args.full else result.short_strategy()
+        out.write(
+            ("\n" if args.full else "")
+            + f"strategy at {rules.pegs} pegs in play (paper notation): {shown}\n"
+        )
+        if shown != strategy:
+            out.write(
+                f"(cut short: the string has {len(strategy):,} characters; --full prints it)\n"
+            )
+    if args.output is not None:
+        out.write(f"wrote {args.output}\n")
+    elif not args.full:
+        out.write("(--full prints every decision; -o FILE.json writes every position's values)\n")
+
+
+def _grids(table, total, out):
+    """The decisions as text: one grid per pegs on the lid (R: roll again, .: stop)."""
     out.write(
         "decisions (R: roll again, .: stop), one grid per pegs on the lid;\n"
         "columns: your pegs 1, 2, ...; rows: opponent's pegs, most at the top\n"
@@ -179,8 +206,6 @@ def _solve(args, out):
                 for mine in range(1, size + 1)
             )
             out.write(f"{theirs:>4} {cells.rstrip()}\n")
-    if strategy:
-        out.write(f"\nstrategy at {total} pegs in play (paper notation): {strategy}\n")
 
 
 def _strategy(args, out):
@@ -200,7 +225,7 @@ def _heatmap(args, out):
     from ..build import build
     from ..errors import InvalidArgumentError
     from ..games.supersix import SuperSix, decision_table
-    from ..renderers.heatmap import page, write_page
+    from ..renderers.heatmap import figure
     from ..solve import solve
 
     check_output(args.output, (".html", ".htm"))
@@ -212,16 +237,13 @@ def _heatmap(args, out):
         )
     table = decision_table(solve(build(SuperSix(hands=(high - high // 2, high // 2)))))
     starts = start_values(table, range(low, high + 1), rules.rules)
-    write_page(
-        args.output,
-        page(
-            table,
-            pegs=rules.pegs,
-            pegs_range=(low, high),
-            start_values=starts,
-            rules_name=rules.rules,
-        ),
-    )
+    figure(
+        table,
+        pegs=rules.pegs,
+        pegs_range=(low, high),
+        start_values=starts,
+        rules_name=rules.rules,
+    ).save(args.output)
     out.write(f"wrote {args.output}\n")
 
 
@@ -229,21 +251,19 @@ def _map(args, out):
     from .._files import check_output
     from ..build import build
     from ..games.supersix import decision_table
-    from ..renderers.figures import EXTENSIONS, save, supersix_maps
+    from ..renderers.figures import EXTENSIONS
+    from ..renderers.supersix_maps import supersix_maps
     from ..solve import solve
 
     check_output(args.output, EXTENSIONS)
     rules = _rules(args)
     table = decision_table(solve(build(rules)))
-    save(
-        supersix_maps(
-            table,
-            total=rules.pegs,
-            metric=args.metric,
-            title=f"Super Six, {rules.pegs} pegs ({rules.rules} rules): {args.metric}",
-        ),
-        args.output,
-    )
+    supersix_maps(
+        table,
+        total=rules.pegs,
+        metric=args.metric,
+        title=f"Super Six, {rules.pegs} pegs ({rules.rules} rules): {args.metric}",
+    ).save(args.output)
     out.write(f"wrote {args.output}\n")
 
 
@@ -258,7 +278,7 @@ def _lp(args, out):
 
         check_output(args.output, EXTENSIONS)
     rules = _rules(args)
-    graph = build(rules)
+    graph = build(rules, progress=args.progress)
     relaxation = lp_relaxation(graph)
     b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
     worst = int(error.argmax())
@@ -272,18 +292,14 @@ def _lp(args, out):
         f"by pegs on the lid: {[int((wrong & (b == lid)).sum()) for lid in range(6)]}\n"
     )
     if args.output:
-        from ..renderers.figures import relative_error_maps, save
+        from ..renderers.supersix_maps import relative_error_maps
 
-        save(
-            relative_error_maps(
-                b,
-                c,
-                o,
-                error,
-                total=rules.pegs,
-                title=f"LP relaxation, {rules.pegs} pegs: relative error of "
-                "P_choice (blank: exact)",
-            ),
-            args.output,
-        )
+        relative_error_maps(
+            b,
+            c,
+            o,
+            error,
+            total=rules.pegs,
+            title=f"LP relaxation, {rules.pegs} pegs: relative error of P_choice (blank: exact)",
+        ).save(args.output)
         out.write(f"wrote {args.output}\n")

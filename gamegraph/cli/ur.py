@@ -8,6 +8,7 @@ import sys
 import time
 
 from ..errors import InvalidArgumentError
+from .report import add_report_command
 
 #: Peak bytes per position of build + solve, measured with 4 pieces (docs/performance.md).
 BYTES_PER_POSITION = 1300
@@ -26,7 +27,7 @@ def add_commands(subparsers) -> None:
     """Register the ur subcommands on the top-level ``GAME`` subparsers."""
     from ..games.ur import MAX_PIECES, RULESETS
     from ._common import FORMATS as formats
-    from ._common import Parser, add_seed
+    from ._common import Parser, add_quiet, add_seed
     from ._common import games as games_count
 
     game = subparsers.add_parser(
@@ -35,6 +36,10 @@ def add_commands(subparsers) -> None:
     commands = game.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )
+    from .explore import add_explore
+
+    add_explore(commands, "ur")
+    add_report_command(commands, "ur")
 
     def pieces(text):
         from ..games.ur import check_pieces
@@ -96,6 +101,7 @@ def add_commands(subparsers) -> None:
         help="write the solved table to FILE (query it with `ur value`, `ur moves`)",
     )
     solve.add_argument("--format", choices=formats, default="text")
+    add_quiet(solve)
     solve.set_defaults(run=_solve)
 
     for name, text in (
@@ -112,6 +118,7 @@ def add_commands(subparsers) -> None:
         if name == "moves":
             query.add_argument("--throw", type=int, required=True, help="the throw to move")
         query.add_argument("--format", choices=formats, default="text")
+        add_quiet(query)
         query.set_defaults(run=_value if name == "value" else _moves)
 
     board = commands.add_parser(
@@ -176,6 +183,7 @@ def add_commands(subparsers) -> None:
     )
     add_seed(tournament)
     tournament.add_argument("--format", choices=formats, default="text")
+    add_quiet(tournament)
     tournament.set_defaults(run=_tournament)
 
 
@@ -246,7 +254,11 @@ def _count(args, out):
     )
 
 
-def _solve_graph(ruleset, exact=False):
+def _solve_graph(ruleset, exact=False, progress=None):
+    """Build and solve every position: progress bars on stderr unless ``progress`` is False
+    (or None and stderr is not a terminal).
+    """
+    from ..build import build
     from ..games.ur import Ur
     from ..solve import solve
 
@@ -256,10 +268,8 @@ def _solve_graph(ruleset, exact=False):
             f"fractions run to thousands of digits; drop --exact for floats to 1e-13"
         )
     _check_memory(ruleset)
-    _say(f"building {ruleset.name} with {ruleset.pieces} pieces ...\n")
-    graph = Ur(ruleset).build_graph()
-    _say(f"solving {graph.n_states - 1:,} positions ...\n")
-    return graph, solve(graph, exact=exact)
+    graph = build(Ur(ruleset), progress=progress)
+    return graph, solve(graph, exact=exact, progress=progress)
 
 
 def _fraction_text(value, exact):
@@ -277,7 +287,7 @@ def _solve(args, out):
         if os.path.isdir(args.save):
             raise InvalidArgumentError(f"{args.save} is a folder; give a file name")
     started = time.perf_counter()
-    graph, solution = _solve_graph(ruleset, exact=args.exact)
+    graph, solution = _solve_graph(ruleset, exact=args.exact, progress=args.progress)
     seconds = time.perf_counter() - started
     states = graph.n_states - 1  # WIN is the one terminal state
     start = solution.start_value
@@ -328,7 +338,7 @@ def _table(args):
                 f"{held.pieces} piece(s), not {wanted}"
             )
         return table
-    _, solution = _solve_graph(_solve_ruleset(args))
+    _, solution = _solve_graph(_solve_ruleset(args), progress=getattr(args, "progress", None))
     return table_from_solution(solution)
 
 
@@ -337,7 +347,7 @@ def _value(args, out):
 
     table = _table(args)
     state = parse_position(args.position, table.ruleset)  # checked before any answer
-    value = table.value(state)
+    value = table.lookup(state).value
     if args.format == "json":
         out.write(
             json.dumps(
@@ -355,39 +365,12 @@ def _value(args, out):
 
 
 def _moves(args, out):
-    from ..games.ur import format_position, parse_position, play
+    from ..games.ur import parse_position
 
     table = _table(args)
     ruleset = table.ruleset
     state = parse_position(args.position, ruleset)
-    rows = table.move_values(state, args.throw)
-    best = max(v for _, v in rows)
-    listed = []
-    for move, value in rows:
-        if move is None:
-            listed.append(
-                {"move": "pass", "board": format_position(state), "value": value, "best": True}
-            )
-            continue
-        source, target, captures = move
-        after, passes = play(state, move, ruleset)
-        if passes:
-            after = after.flipped()  # show the board from the mover's side
-        what = (
-            ("enter" if source == 0 else f"{source}")
-            + "->"
-            + ("off" if target > ruleset.length else f"{target}")
-        )
-        listed.append(
-            {
-                "move": what,
-                "captures": captures,
-                "again": not passes,
-                "board": format_position(after),
-                "value": value,
-                "best": value == best,
-            }
-        )
+    listed = [move.as_dict() for move in table.lookup(state, args.throw).moves]
     if args.format == "json":
         out.write(
             json.dumps(
@@ -420,7 +403,7 @@ def _tournament(args, out):
     from ..games.ur import Ur
     from ..games.ur.agents import make_agent
     from ..games.ur.table import table_from_solution
-    from ..games.ur.tournament import agent_rows, format_rows, round_robin
+    from ..games.ur.tournament import format_rows, round_robin
 
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     if args.table is not None:
@@ -434,21 +417,16 @@ def _tournament(args, out):
         for name in names:  # refuse unknown names before solving
             if name != "optimal":
                 make_agent(name, ruleset=ruleset, seed=args.seed)
-        graph, solution = _solve_graph(ruleset)
+        graph, solution = _solve_graph(ruleset, progress=args.progress)
         table = table_from_solution(solution)
         agents = [make_agent(name, ruleset=ruleset, table=table, seed=args.seed) for name in names]
 
-    def progress(done, total, row):
-        _say(f"\r{done} / {total} pairings")
-        if done == total:
-            _say("\n")
-
     started = time.perf_counter()
     rows = round_robin(
-        graph, agents, games=args.games, seed=args.seed, table=table, progress=progress
+        graph, agents, games=args.games, seed=args.seed, table=table, progress=args.progress
     )
     seconds = time.perf_counter() - started
-    totals = sorted(agent_rows(rows), key=lambda row: -row["win_rate"])
+    totals = rows.agents()
     if args.format == "json":
         out.write(
             json.dumps(

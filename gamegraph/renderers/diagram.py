@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import dot
+from . import _graphviz as dot
 
 
 @dataclass(frozen=True, eq=False)

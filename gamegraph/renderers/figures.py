@@ -6,6 +6,7 @@ import io
 
 from .._extras import require
 from .._files import check_output, write_atomic
+from ..errors import InvalidArgumentError
 
 matplotlib = require("matplotlib", "drawing a figure")
 # Figures are made with matplotlib's object API, not pyplot: nothing is registered with
@@ -72,13 +73,44 @@ def new_figure(rows: int = 1, columns: int = 1, *, figsize, **options):
     return figure, figure.subplots(rows, columns, **options)
 
 
-def policy_bars(rows, *, title: str, published: dict | None = None):
+def figure_and_panels(axes=None, count: int = 1, *, figsize, what: str = "figure"):
+    """The Axes of a figure of ``count`` panels side by side and their figure.
+
+    With ``axes=None`` a new :class:`StaticFigure` (constrained layout) is made; otherwise
+    ``axes`` must be a sequence of ``count`` Axes of one figure (the caller's), which are
+    returned as a list with their figure. Multi-panel figure functions take ``axes=``
+    where single-panel ones take ``ax=``.
+    """
+    if axes is None:
+        figure, grid = new_figure(1, count, figsize=figsize, constrained_layout=True, squeeze=False)
+        return figure, list(grid[0])
+    import numpy as np
+
+    panels = list(np.asarray(axes, dtype=object).ravel())
+    if len(panels) != count:
+        raise InvalidArgumentError(
+            f"{what} draws {count} panel{'s' if count != 1 else ''}; axes= holds "
+            f"{len(panels)}: give a sequence of {count} Axes"
+        )
+    figures = {id(ax.figure) for ax in panels}
+    if len(figures) != 1:
+        raise InvalidArgumentError(f"{what}: the axes= Axes must belong to one figure")
+    return panels[0].figure, panels
+
+
+def _small_fonts(ax) -> None:
+    """Tick labels at 8 pt: legible at A4 width without crowding small panels."""
+    ax.tick_params(labelsize=8)
+
+
+def policy_bars(rows, *, title: str, published: dict | None = None, ax=None):
     """Horizontal bars of each policy's win percentage, published figures marked.
 
     ``rows`` are :class:`gamegraph.analysis.PolicyResult`; ``published`` maps a policy
-    name to its published percentage.
+    name to its published percentage. With ``ax=`` the bars go into the caller's Axes
+    and its figure is returned; otherwise a new :class:`StaticFigure` (7 in wide).
     """
-    figure, axes = new_figure(figsize=(7, 0.45 * len(rows) + 1.2))
+    figure, axes = figure_and_axes(ax, figsize=(7, 0.45 * len(rows) + 1.2))
     names = [row.name for row in rows]
     values = [row.percent for row in rows]
     colours = ["#2ca02c" if name == "optimal" else "#1f77b4" for name in names]
@@ -104,12 +136,13 @@ def policy_bars(rows, *, title: str, published: dict | None = None):
     return figure
 
 
-def layer_distribution(distributions: dict, *, title: str, xlabel: str):
+def layer_distribution(distributions: dict, *, title: str, xlabel: str, ax=None):
     """Line per policy: probability that the game ends at each layer.
 
     ``distributions`` maps a policy name to a sequence of probabilities indexed by layer.
+    With ``ax=`` the lines go into the caller's Axes and its figure is returned.
     """
-    figure, axes = new_figure(figsize=(7, 4))
+    figure, axes = figure_and_axes(ax, figsize=(7, 4))
     for name, values in distributions.items():
         axes.plot(
             range(len(values)),
@@ -126,136 +159,115 @@ def layer_distribution(distributions: dict, *, title: str, xlabel: str):
     return figure
 
 
-def lid_panels(
-    b,
-    c,
-    o,
-    values,
-    *,
-    total: int,
-    cmap,
-    norm=None,
-    vmin=None,
-    vmax=None,
-    label: str = "",
-    title: str = "",
-    ticks=None,
-):
-    """Six panels (pegs on the lid 0..5) of per-position values; one colour scale for all.
+# One colour and marker per policy, in order; the optimum is always green and bold, as in
+# policy_bars. Markers differ so the series stay apart in black-and-white print.
+_SERIES_COLOURS = ("#1f77b4", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+_SERIES_MARKERS = ("o", "s", "^", "v", "D", "P", "X")
+_OPTIMAL_COLOUR = "#2ca02c"
 
-    ``b, c, o, values`` are aligned arrays; positions with ``b + c + o > total`` are
-    left out, and positions without a value (NaN) stay blank.
-    """
-    import numpy as np
 
-    b, c, o = np.asarray(b), np.asarray(c), np.asarray(o)
-    values = np.asarray(values, dtype=float)
-    figure, axes = new_figure(2, 3, figsize=(12, 8), constrained_layout=True)
-    image = None
-    for lid in range(6):
-        ax = axes[lid // 3][lid % 3]
-        size = max(total - lid - 1, 1)
-        grid = np.full((size, size), np.nan)
-        keep = (b == lid) & (b + c + o <= total)
-        grid[o[keep] - 1, c[keep] - 1] = values[keep]
-        image = ax.imshow(
-            grid,
-            origin="lower",
-            cmap=cmap,
-            norm=norm,
-            vmin=vmin,
-            vmax=vmax,
-            extent=(0.5, size + 0.5, 0.5, size + 0.5),
-            interpolation="nearest",
+def _series_styles(names) -> dict:
+    styles, index = {}, 0
+    for name in names:
+        if name == "optimal":
+            # Under the others (zorder), so a policy that plays almost optimally (HiLo)
+            # stays visible on top of it.
+            styles[name] = dict(
+                color=_OPTIMAL_COLOUR,
+                marker="*",
+                markersize=8,
+                linewidth=2.6,
+                alpha=0.75,
+                zorder=1.5,
+            )
+            continue
+        styles[name] = dict(
+            color=_SERIES_COLOURS[index % len(_SERIES_COLOURS)],
+            marker=_SERIES_MARKERS[index % len(_SERIES_MARKERS)],
+            markersize=4.5,
+            linewidth=1.3,
         )
-        ax.set_title(f"{lid} on the lid")
-        ax.set_xlabel("your pegs")
-        ax.set_ylabel("opponent's pegs")
-    bar = figure.colorbar(image, ax=axes, shrink=0.8)
-    if ticks:
-        bar.set_ticks(ticks[0], labels=ticks[1])
-    if label:
-        bar.set_label(label)
-    figure.suptitle(title)
+        index += 1
+    return styles
+
+
+def _draw_loss(ax, summary, styles, *, legend: bool) -> None:
+    shown = [layer for layer in summary.layers if summary.playing[layer]]
+    for name in summary.policies:
+        lost = summary.lost[name]
+        ax.plot(
+            shown,
+            [100 * float(lost[layer]) for layer in shown],
+            label=f"{name} (wins {100 * float(summary.win(name)):.3f} %)",
+            **styles[name],
+        )
+    ax.set_xticks(shown)
+    ax.set_xlabel(summary.layer_name, fontsize=9)
+    ax.set_ylabel("games lost there (%)", fontsize=9)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    _small_fonts(ax)
+    if legend:
+        ax.legend(fontsize=8, loc="upper left", frameon=False)
+
+
+def _draw_reach(ax, summary, styles) -> None:
+    for name in summary.policies:
+        ax.plot(
+            list(summary.layers),
+            [100 * float(v) for v in summary.reach[name]],
+            label=f"{name} (wins {100 * float(summary.win(name)):.3f} %)",
+            **styles[name],
+        )
+    ax.set_xticks(list(summary.layers))
+    ax.set_xlabel(summary.layer_name, fontsize=9)
+    ax.set_ylabel("games reaching it (%)", fontsize=9)
+    ax.set_ylim(0, 103)
+    ax.grid(alpha=0.3)
+    _small_fonts(ax)
+    ax.legend(fontsize=8, loc="lower left", frameon=False)
+
+
+def layer_summary_figure(summary, *, ax=None, axes=None, title: str | None = None):
+    """Reach and loss by layer, one series per policy, from a ``LayerSummary``.
+
+    Two panels side by side (7 x 3.6 in, text at 8 pt and more, legible at A4 width):
+    the share of games that reach each layer, and the share lost (stuck) in each layer
+    where a game can still be played. The legend gives each policy's win probability.
+
+    Parameters
+    ----------
+    summary : gamegraph.analysis.LayerSummary
+        From :func:`gamegraph.analysis.layer_summary`; drawn as given.
+    ax : matplotlib Axes, optional
+        Draw only the loss by layer into this Axes (with its legend); returns its figure.
+    axes : sequence of two Axes, optional
+        Draw both panels (reach, then loss) into these Axes of one figure.
+    title : str, optional
+        Figure title (the Axes title with ``ax=``); default names the game.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A new :class:`StaticFigure`, or the figure of ``ax``/``axes``.
+    """
+    game = summary.game[:1].upper() + summary.game[1:]
+    styles = _series_styles(summary.policies)
+    if ax is not None:
+        if axes is not None:
+            raise InvalidArgumentError("give ax= (loss only) or axes= (both panels), not both")
+        figure, axes_ = figure_and_axes(ax, figsize=(7, 4))
+        _draw_loss(axes_, summary, styles, legend=True)
+        axes_.set_title(title or f"{game}: where games are lost", fontsize=10)
+        return figure
+    own = axes is None
+    figure, (reach, loss) = figure_and_panels(
+        axes, 2, figsize=(7, 3.6), what="layer_summary_figure"
+    )
+    _draw_reach(reach, summary, styles)
+    _draw_loss(loss, summary, styles, legend=False)
+    reach.set_title("reach", fontsize=10)
+    loss.set_title("lost there", fontsize=10)
+    if own or title:
+        figure.suptitle(title or f"{game}: where games go, by {summary.layer_name}", fontsize=11)
     return figure
-
-
-def supersix_maps(table, *, total: int, metric: str = "decision", title: str | None = None):
-    """Six panels (pegs on the lid 0..5) of a Super Six decision table, for reports.
-
-    ``metric`` is ``decision`` (roll or stop), ``choice`` (P_choice) or ``margin``
-    (P_roll - P_end), drawn as the table gives them (its ``roll``, ``p_choice`` and
-    ``margin``). One colour scale serves all panels.
-    """
-    import numpy as np
-    from matplotlib.colors import ListedColormap, SymLogNorm
-
-    from gamegraph.errors import UnknownNameError
-
-    metrics = ("decision", "choice", "margin")
-    if metric not in metrics:
-        raise UnknownNameError("metric", metric, metrics)
-    title = title or f"Super Six, {total} pegs: {metric}"
-    if metric == "decision":
-        return lid_panels(
-            table.b,
-            table.c,
-            table.o,
-            np.asarray(table.roll, dtype=float),
-            total=total,
-            cmap=ListedColormap(["#d62728", "#2ca02c"]),
-            vmin=0,
-            vmax=1,
-            title=title,
-            ticks=([0.25, 0.75], ["stop", "roll"]),
-        )
-    if metric == "choice":
-        return lid_panels(
-            table.b,
-            table.c,
-            table.o,
-            np.array([float(v) for v in table.p_choice]),
-            total=total,
-            cmap="viridis",
-            vmin=0,
-            vmax=1,
-            label="P_choice",
-            title=title,
-        )
-    # Signed log scale: the sign decides, and margins span several orders of magnitude.
-    margin = np.array([float(v) for v in table.margin])
-    limit = float(np.max(np.abs(margin))) or 1.0
-    return lid_panels(
-        table.b,
-        table.c,
-        table.o,
-        margin,
-        total=total,
-        cmap="RdBu",
-        norm=SymLogNorm(linthresh=MARGIN_LINEAR_BELOW, vmin=-limit, vmax=limit),
-        label="P_roll - P_end",
-        title=title,
-    )
-
-
-def relative_error_maps(b, c, o, error, *, total: int, title: str):
-    """Panels of a relative error per position on a log scale (exact zeros left blank)."""
-    import numpy as np
-    from matplotlib.colors import LogNorm
-
-    error = np.asarray(error, dtype=float)
-    shown = np.where(error > 0, error, np.nan)
-    positive = error[error > 0]
-    low = max(float(positive.min()) if len(positive) else 1e-12, 1e-12)
-    high = max(float(positive.max()) if len(positive) else 1.0, low * 10)
-    return lid_panels(
-        b,
-        c,
-        o,
-        shown,
-        total=total,
-        cmap="magma_r",
-        norm=LogNorm(vmin=low, vmax=high),
-        label="relative error of P_choice",
-        title=title,
-    )

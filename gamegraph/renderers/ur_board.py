@@ -55,7 +55,7 @@ from gamegraph.games.ur import (
 )
 
 from .._files import check_output
-from .figures import EXTENSIONS, new_figure, save
+from .figures import EXTENSIONS, figure_and_axes, save
 
 #: Decimals of the win probabilities written on the moves.
 VALUE_DIGITS = 4
@@ -327,11 +327,25 @@ def _describe(mark: MoveMark, length: int) -> str:
     return f"{start} \u2192 {end}" + (" captures" if captures else "")
 
 
-def board_figure(layout: BoardLayout, *, numbers: bool = True):
+def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
     """The matplotlib figure of a layout (see :func:`board_layout`).
 
     ``numbers`` writes each tile's square number, light's in the lower left corner and
-    dark's in the upper right where it differs.
+    dark's in the upper right where it differs. With ``ax=`` the board is drawn into the
+    caller's Axes (its limits, aspect and title are set, its frame hidden) and that
+    Axes' figure is returned; otherwise a new
+    :class:`~gamegraph.renderers.figures.StaticFigure` sized to the board (about 0.78 in
+    per tile).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> layout = board_layout("finkel", "4/9")
+    >>> board_figure(layout)
+    <StaticFigure 6.552x4.105 in, 1 axes>
+    >>> mine = Figure()
+    >>> board_figure(layout, ax=mine.subplots()) is mine
+    True
     """
     from matplotlib.patches import Circle, FancyArrowPatch, Polygon, Rectangle
     from matplotlib.path import Path as DrawPath
@@ -341,7 +355,7 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True):
     left, right = min(columns) - 0.7, max(columns) + 0.7
     bottom, top = -0.45 - 0.3 * (len(layout.moves) > 0), 4.3
     width = right - left
-    figure, axes = new_figure(figsize=(0.78 * width, 0.78 * (top - bottom) + 0.4))
+    figure, axes = figure_and_axes(ax, figsize=(0.78 * width, 0.78 * (top - bottom) + 0.4))
     axes.set_xlim(left, right)
     axes.set_ylim(bottom, top)
     axes.set_aspect("equal")

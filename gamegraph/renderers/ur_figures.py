@@ -34,7 +34,7 @@ from ..errors import InvalidArgumentError
 from ..games.ur import WIN, UrState, format_position
 from . import dot
 from .figures import EXTENSIONS as FIGURE_EXTENSIONS
-from .figures import new_figure, save
+from .figures import figure_and_panels, save
 
 #: Largest graph :func:`graph_dot` draws (Graphviz's layout grows fast beyond).
 MAX_DRAWN_STATES = 3000
@@ -147,8 +147,9 @@ def progress(state, length: int) -> int:
     )
 
 
-def graph_dot(solution, *, title: str | None = None, digits: int = 3) -> str:
-    """DOT source of a solved Ur graph: every position with its win probability.
+def graph_dot(solution, *, title: str | None = None, digits: int = 3):
+    """A solved Ur graph as a :class:`~gamegraph.renderers.diagram.Diagram`: every position
+    with its win probability (``str(diagram)`` is the DOT source).
 
     Parameters
     ----------
@@ -163,7 +164,7 @@ def graph_dot(solution, *, title: str | None = None, digits: int = 3) -> str:
     --------
     >>> from gamegraph import solve
     >>> from gamegraph.games.ur import Ur
-    >>> source = graph_dot(solve(Ur("finkel", pieces=1).build_graph()))
+    >>> source = str(graph_dot(solve(Ur("finkel", pieces=1).build_graph())))
     >>> lines = [line.strip() for line in source.splitlines()]
     >>> print(next(line for line in lines if line.startswith("n0 [")))   # the start
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -233,7 +234,9 @@ def graph_dot(solution, *, title: str | None = None, digits: int = 3) -> str:
             f"throw {','.join(map(str, edge.throws))}: {edge.weight}/{graph.denominator}"
         )
         dot_graph.edge(f"n{edge.source}", f"n{edge.target}", **attributes)
-    return dot_graph.source
+    from .diagram import Diagram
+
+    return Diagram(dot_graph.source, title=title or "")
 
 
 def draw_graph(solution, path, *, title: str | None = None) -> None:
@@ -249,27 +252,45 @@ def draw_graph(solution, path, *, title: str | None = None) -> None:
 # Win probability by pieces borne off
 # ---------------------------------------------------------------------------
 def borne_off_figure(
-    bmap: BorneOffMap, *, average: bool = True, title: str | None = None, digits: int = 3
+    bmap: BorneOffMap,
+    *,
+    average: bool = True,
+    title: str | None = None,
+    digits: int = 3,
+    axes=None,
 ):
     """Matplotlib heatmap(s) of a :class:`BorneOffMap`, each cell written with its value.
 
     One panel for the empty-board positions, and with ``average`` a second for the mean
     over all positions. Cell texts carry the ids ``empty-a-b`` / ``mean-a-b`` in SVG.
+
+    ``axes`` is a sequence of Axes of one figure, one per panel (two with ``average``,
+    else one), to draw into the caller's figure: the panels and a shared colour bar go
+    there, the figure title only when ``title`` is given, and that figure is returned.
+    Without it a new :class:`~gamegraph.renderers.figures.StaticFigure` is made.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> bmap = BorneOffMap("finkel", 2, np.full((2, 2), 0.5), np.full((2, 2), 0.5),
+    ...                    np.ones((2, 2), dtype=int))
+    >>> borne_off_figure(bmap)
+    <StaticFigure 6.6x3.3 in, 3 axes>
+    >>> mine = Figure()
+    >>> borne_off_figure(bmap, average=False, axes=[mine.subplots()]) is mine
+    True
     """
     panels = [("empty", bmap.empty, "board empty, other pieces waiting")]
     if average:
         panels.append(("mean", bmap.mean, "average over all positions"))
     n = bmap.pieces
     size = 1.2 + 0.75 * n
-    figure, axes = new_figure(
-        1,
-        len(panels),
-        figsize=(size * len(panels) + 1.2, size + 0.6),
-        constrained_layout=True,
-        squeeze=False,
+    own = axes is None
+    figure, axes = figure_and_panels(
+        axes, len(panels), figsize=(size * len(panels) + 1.2, size + 0.6), what="borne_off_figure"
     )
     image = None
-    for ax, (name, grid, caption) in zip(axes[0], panels):
+    for ax, (name, grid, caption) in zip(axes, panels):
         image = ax.imshow(
             grid.T,
             origin="lower",
@@ -298,8 +319,11 @@ def borne_off_figure(
         ax.set_xlabel("mover's pieces borne off")
         ax.set_ylabel("opponent's pieces borne off")
         ax.set_title(caption, fontsize=10)
-    figure.colorbar(image, ax=axes[0].tolist(), shrink=0.85, label="mover's win probability")
-    figure.suptitle(title or f"Ur ({bmap.rules}, {n} pieces): win probability by pieces borne off")
+    figure.colorbar(image, ax=axes, shrink=0.85, label="mover's win probability")
+    if own or title:
+        figure.suptitle(
+            title or f"Ur ({bmap.rules}, {n} pieces): win probability by pieces borne off"
+        )
     return figure
 
 

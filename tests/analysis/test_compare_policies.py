@@ -78,3 +78,40 @@ def test_no_agents_gives_just_the_optimum():
     (row,) = compare_policies(small, {})
     # Three cells, worked out by hand in test_compare: (11*264 + 9*242 + 7*231) / 46656.
     assert row.name == "optimal" and row.win == Fraction(6699, 46656)
+
+
+# ---------------------------------------------------------------------------
+# Display: a PolicyTable is the list of rows, shown as a table
+# ---------------------------------------------------------------------------
+def test_rows_are_a_policy_table_that_is_still_a_list(rows):
+    from gamegraph.analysis.policies import PolicyTable
+
+    assert isinstance(rows, PolicyTable) and isinstance(rows, list)
+    assert rows[-1].name == "optimal" and len(rows[:2]) == 2
+    table = rows.table()
+    assert table.columns == ("policy", "win probability", "percent")
+    assert table.column("policy") == [row.name for row in rows]
+    assert table.column("win probability")[-1] == OPTIMAL_WIN
+
+
+def test_repr_shows_exact_fractions_and_percentages(rows):
+    text = repr(rows).splitlines()
+    assert text[0] == "Jackpot: win probability by policy"
+    assert len(text) == 2 + len(rows)
+    optimal = text[-1].split()
+    assert optimal == ["optimal", "14103327415/176319369216", "7.9987", "%"]
+    hilo = next(line for line in text if line.startswith("hilo "))
+    assert "660001525/8264970432" in hilo and f"{PUBLISHED['hilo']} %" in hilo
+
+
+def test_html_and_pandas(rows):
+    html = rows._repr_html_()
+    assert html.count("<tr>") == len(rows) + 1  # header and one row per policy
+    assert '<td style="text-align:right">14103327415/176319369216</td>' in html
+    assert "7.9987 %" in html
+    pandas = pytest.importorskip("pandas")
+    frame = rows.to_pandas()
+    assert isinstance(frame, pandas.DataFrame)
+    assert list(frame["policy"]) == [row.name for row in rows]
+    assert frame["win probability"].iloc[-1] == OPTIMAL_WIN
+    assert math.isclose(frame["percent"].sum(), sum(row.percent for row in rows))

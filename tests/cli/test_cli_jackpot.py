@@ -247,19 +247,24 @@ def test_graph_layers_default_is_hilo_with_safe_ids_and_a_box_per_layer(tmp_path
     assert sorted(board(x) for x in labels) == list(range(512))  # no two nodes merged
     for layer in range(10):
         assert f"subgraph cluster_layer{layer} {{" in source
-        assert f'label="Layer {layer}"' in source
+        assert f'label="{layer} flipped"' in source
     assert "Jackpot: hilo (7.9855 % wins)" in source
+    assert {a["tooltip"]: a["label"] for a in node_attributes.values()}["164"] == "1 2 4 5 7 9"
+    width = {}
     for s, t, attributes in edges:
         a, b = board(nodes[s]), board(nodes[t])
         assert a & b == a and bin(b - a).count("1") == 1  # one more cell flipped
         assert "label" not in attributes  # plain edges in this style
+        width[a, b] = float(attributes["penwidth"])
+    # Width follows the flow: out of START, by HiLo's counts (see the test below).
+    assert width[0, 1] > width[0, 64] > width[0, 128] == width[0, 2] > width[0, 256]
+    assert width[0, 256] > width[0, 16] > width[0, 8] > width[0, 4] == width[0, 32]
 
 
 def test_graph_moves_with_counts_and_reach(tmp_path, capsys):
     source = graph_dot(tmp_path, capsys, "--style", "moves", "--weights", "count", "--reach")
     node_attributes, edges = parse_dot(source)
     nodes = label_of(node_attributes)
-    assert "cluster" not in source
     cells = set()
     from_start, into_win = {}, {}
     for s, t, attributes in edges:
@@ -300,40 +305,114 @@ def test_graph_probability_weights(tmp_path, capsys):
     assert start_labels == expected
 
 
-def test_graph_diff_marks_lost_value_red_and_better_moves_dashed_green(tmp_path, capsys):
+def diff_rows(source):
+    """{(board, throws, cell taken, better cell): cost per million} from a diff view."""
+    rows = {}
+    for match in re.finditer(r"\n\t\t(n\d+) \[label=<(.*?)> tooltip=(\w+)\]", source):
+        position = int(match.group(3))  # the tooltip is the board index
+        for throws, taken, better, cost in re.findall(
+            r"<TD>(\d+/36)</TD><TD><FONT COLOR=\"#d62728\">(\d)</FONT></TD>"
+            r"<TD><FONT COLOR=\"#2ca02c\">(\d)</FONT></TD><TD ALIGN=\"RIGHT\">([\d.e+-]+)</TD>",
+            match.group(2),
+        ):
+            rows[position, throws, int(taken), int(better)] = float(cost)
+    return rows
+
+
+def test_graph_diff_shows_each_costly_decision_with_its_cost(tmp_path, capsys):
     from gamegraph import Policy, build, solve
-    from gamegraph.analysis import compare
+    from gamegraph.analysis import compare, decision_costs
     from gamegraph.games.jackpot import AGENTS, Jackpot
+    from gamegraph.propagate import propagate
 
     source = graph_dot(tmp_path, capsys, "--diff")
-    node_attributes, edges = parse_dot(source)
-    nodes = label_of(node_attributes)
-    red = [(s, t) for s, t, a in edges if a.get("color") == "#d62728"]
-    green = [(s, t) for s, t, a in edges if a.get("color") == "#2ca02c"]
-    assert red and green
-    assert all(a.get("style") == "dashed" for _, _, a in edges if a.get("color") == "#2ca02c")
-
+    assert source == graph_dot(tmp_path, capsys, "--view", "diff")  # --diff is kept
+    assert "Jackpot: where hilo differs from the optimum (7.9855 % vs 7.9987 % wins)" in source
+    assert "77 decisions at 67 positions cost 132.1 wins per million games" in source
+    shown = diff_rows(source)
     graph = build(Jackpot())
     policy = Policy.from_agent(graph, AGENTS["hilo"])
-    comparison = compare(solve(graph, exact=True), policy)
-    boards = graph.states
-    expected_green = sorted((boards[s], boards[t]) for s, t, _ in comparison.better_moves())
-    assert sorted((board(nodes[s]), board(nodes[t])) for s, t in green) == expected_green
-    assert len(red) == int(comparison.edge_mask(policy.chain(graph)).sum())
-    # A red edge is a move HiLo makes; a green one is a move it should have made instead.
-    hilo_edges = {
-        (board(nodes[s]), board(nodes[t])) for s, t, a in edges if a.get("color") != "#2ca02c"
+    costs = decision_costs(
+        compare(solve(graph, exact=True), policy), propagate(graph, policy, exact=True)
+    )
+    expected = {
+        (graph.states[c.state], f"{int(c.probability * 36)}/36", c.taken_move, c.better_move): c
+        for c in costs
     }
-    assert {(board(nodes[s]), board(nodes[t])) for s, t in red} <= hilo_edges
-    # Red boxes: the positions where HiLo gives something up.
-    red_nodes = {i for i, a in node_attributes.items() if a.get("color") == "#d62728"}
-    assert {board(nodes[s]) for s, _ in green} == {board(nodes[i]) for i in red_nodes}
+    assert set(shown) == set(expected) and len(shown) == 77
+    for key, cost in shown.items():
+        assert cost == pytest.approx(1e6 * float(expected[key].cost), rel=5e-3)
+    # The costliest: HiLo flips 2 instead of 3 with cell 1 up, on 4 throws in 36.
+    assert max(shown, key=shown.get) == (1, "4/36", 2, 3) and shown[1, "4/36", 2, 3] == 22.1
+    assert sum(shown.values()) == pytest.approx(132.1, abs=0.1)
 
 
 def test_graph_optimal_agent(tmp_path, capsys):
     source = graph_dot(tmp_path, capsys, "--agent", "optimal", "--diff")
-    assert "Jackpot: optimal (7.9987 % wins)" in source
-    assert "#d62728" not in source and "#2ca02c" not in source  # nothing to improve
+    assert "Jackpot: where optimal differs from the optimum (7.9987 % vs 7.9987 % wins)" in source
+    assert "no decision differs" in source and "<TD>1/36</TD>" not in source
+
+
+def test_graph_likely_paths(tmp_path, capsys):
+    source = graph_dot(tmp_path, capsys, "--view", "likely", "--paths", "3")
+    node_attributes, edges = parse_dot(source)
+    assert "The 3 most likely games" in source
+    # HiLo never gets stuck at START; the likeliest games flip 1 (9/36) and then are stuck.
+    positions = {a["tooltip"] for i, a in node_attributes.items() if i.startswith("n")}
+    assert "START" in positions and "1" in positions
+    lost = [a for s, t, a in edges if t.startswith("lost")]
+    assert lost and all(re.fullmatch(r"\d+/36", a["label"]) for a in lost)
+    assert all("label" in a for _, _, a in edges)  # every move carries text in pruned views
+
+
+def test_graph_threshold_and_around(tmp_path, capsys):
+    from gamegraph import Policy, build
+    from gamegraph.games.jackpot import AGENTS, Jackpot
+    from gamegraph.propagate import propagate
+
+    graph = build(Jackpot())
+    reach = propagate(graph, Policy.from_agent(graph, AGENTS["hilo"])).reach_probability
+    source = graph_dot(tmp_path, capsys, "--view", "threshold", "--min-reach", "0.05")
+    nodes, _ = parse_dot(source)
+    expected = {graph.label(i) for i in range(512) if reach[i] >= 0.05}
+    assert {a["tooltip"] for a in nodes.values()} == expected and len(expected) > 5
+    around = ["--view", "around", "--around", "1 2 4 5 7 9", "--depth", "1"]
+    source = graph_dot(tmp_path, capsys, *around)
+    nodes, edges = parse_dot(source)
+    boards = {int(a["tooltip"]) for a in nodes.values()}
+    # 164 (cells 3, 6, 8 up): HiLo's positions one flip before and one after.
+    before = {164 & ~(1 << c) for c in (2, 5, 7)}
+    assert 164 in boards and boards - {164} <= before | {164 | 1 << c for c in (0, 1, 3, 4, 6, 8)}
+    assert boards & before and len(edges) >= 3
+    focus = [a for a in nodes.values() if a["tooltip"] == "164"][0]
+    assert (focus["penwidth"], focus["color"]) == ("2.5", "#1f3b73")  # it stands out
+
+
+GRAPH_VIEW_ERRORS = [
+    (["--paths", "3"], "--paths goes with --view likely, not --view full"),
+    (["--view", "likely", "--paths", "0"], "0 paths: accepted 1 or more"),
+    (["--view", "likely", "--paths", "1001"], "--paths 1001: accepted 1 to 1000"),
+    (["--view", "threshold", "--min-reach", "0"], "'0' is not a probability in (0, 1]"),
+    (["--view", "threshold", "--min-reach", "x"], "'x' is not a probability in (0, 1]"),
+    (["--view", "around"], "--view around needs --around POSITION"),
+    (["--view", "around", "--around", "2279"], "expected the cells still open"),
+    # 'first' never flips 9 first: 9 is only ever offered as a sum of two flipped cells.
+    (["--agent", "first", "--view", "around", "--around", "12345678"], "never reaches that"),
+    (["--view", "around", "--around", "5", "--depth", "0"], "0 moves: accepted 1 or more"),
+    (["--depth", "2"], "--depth goes with --view around"),
+    (["--diff", "--view", "likely"], "--diff is --view diff"),
+    (["--view", "fancy"], "invalid choice: 'fancy'"),
+]
+
+
+@pytest.mark.parametrize("options, message", GRAPH_VIEW_ERRORS)
+def test_graph_view_options_are_checked(options, message, tmp_path, monkeypatch, capsys):
+    pytest.importorskip("graphviz")
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(["jackpot", "graph", *options, "-o", "g.png"], capsys)
+    assert (status, out) == (2, "") and err.count("\n") == 1, err
+    assert message in err, err
+    assert listing(tmp_path) == []
 
 
 # ---------------------------------------------------------------------------
@@ -401,13 +480,13 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(
 
 def test_failed_render_leaves_no_file(tmp_path, monkeypatch, capsys):
     pytest.importorskip("graphviz")
-    import gamegraph.renderers.dot
+    import gamegraph.renderers._graphviz
     from gamegraph.errors import RenderError
 
     def broken(source, fmt):
         raise RenderError("Graphviz fell over")
 
-    monkeypatch.setattr(gamegraph.renderers.dot, "render_bytes", broken)
+    monkeypatch.setattr(gamegraph.renderers._graphviz, "render_bytes", broken)
     old = tmp_path / "g.png"
     old.write_bytes(b"old picture")
     status, out, err = run(["jackpot", "graph", "--agent", "first", "-o", old], capsys)

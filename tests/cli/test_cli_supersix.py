@@ -17,7 +17,14 @@ import pytest
 from cli_run import run
 
 from gamegraph import build, solve
-from gamegraph.games.supersix import PUBLISHED_STRATEGIES, SuperSix, count_states
+from gamegraph.analysis.supersix import STRATEGY_SHOWN
+from gamegraph.games.supersix import (
+    PUBLISHED_STRATEGIES,
+    SuperSix,
+    count_states,
+    decision_table,
+    strategy_string,
+)
 
 
 def _json(out: str) -> dict:
@@ -28,20 +35,64 @@ def _json(out: str) -> dict:
 # ---------------------------------------------------------------------------
 # solve
 # ---------------------------------------------------------------------------
-def test_solve_text_prints_start_value_grids_and_strategy(capsys):
+def test_solve_text_is_a_summary(capsys):
     status, out, err = run(["supersix", "solve", "--pegs", "10"], capsys)
     assert status == 0 and err == ""
-    assert out.startswith("Super Six, 5 + 5 pegs, free rules: 155 positions solved in ")
+    lines = out.splitlines()
+    assert lines[0].startswith("Super Six, 5 + 5 pegs, free rules: 155 positions solved in ")
     start = solve(build(SuperSix(pegs=10))).start_value
-    assert f"the first player wins with probability {start:.12f}\n" in out
+    assert lines[1] == f"the first player wins with probability {start:.12f}"
+    assert "probability 0.658722" in lines[1]
+    # Every one of the 155 positions is a roll or a stop.
+    assert lines[2] == "decisions: roll again at 131 positions, stop at 24"
+    assert lines[3] == f"strategy at 10 pegs in play (paper notation): {PUBLISHED_STRATEGIES[10]}"
+    assert lines[4].startswith("(--full prints every decision") and len(lines) == 5
+    assert "on the lid" not in out
+
+
+def test_solve_full_prints_the_grids_and_strategy(capsys):
+    status, out, err = run(["supersix", "solve", "--pegs", "10", "--full"], capsys)
+    assert status == 0 and err == ""
+    assert out.startswith("Super Six, 5 + 5 pegs, free rules: 155 positions solved in ")
     assert "probability 0.658722" in out
     # With 4 on the lid only the mover's last peg rolls on; with 5 every decision stops.
     assert "\n4 on the lid\n   5 .\n   4 ..\n   3 ...\n   2 ....\n   1 R....\n" in out
     assert "\n5 on the lid\n   4 .\n   3 ..\n   2 ...\n   1 ....\n" in out
     assert "\n0 on the lid\n   9 R\n" in out
+    grid = [line for line in out.splitlines() if line[:4].strip().isdigit()]
+    cells = "".join(line[5:] for line in grid)
+    assert (cells.count("R"), cells.count(".")) == (131, 24)  # the summary's counts
     assert out.endswith(
         f"strategy at 10 pegs in play (paper notation): {PUBLISHED_STRATEGIES[10]}\n"
     )
+
+
+def test_a_long_strategy_string_is_cut_short_in_the_summary(capsys):
+    status, out, _ = run(["supersix", "solve", "--pegs", "60"], capsys)
+    assert status == 0
+    full = strategy_string(decision_table(solve(build(SuperSix(pegs=60)))), 60)
+    assert len(full) > STRATEGY_SHOWN
+    line = next(x for x in out.splitlines() if x.startswith("strategy at 60"))
+    shown = line.partition(": ")[2]
+    assert shown == full[: STRATEGY_SHOWN - 3] + "..."
+    assert f"(cut short: the string has {len(full):,} characters; --full prints it)" in out
+    status, out, _ = run(["supersix", "solve", "--pegs", "60", "--full"], capsys)
+    assert out.endswith(f"(paper notation): {full}\n")
+
+
+def test_a_large_game_prints_a_few_short_lines(capsys):
+    """The issue's case was 400 pegs: 2,401 lines of up to 405 characters. Now a summary
+    (160 pegs here, to keep the test quick: 958 lines, grid rows of up to 164 characters
+    with --full).
+    """
+    status, out, _ = run(["supersix", "solve", "--pegs", "160"], capsys)
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == 6 and max(map(len, lines)) <= 60 + STRATEGY_SHOWN
+    assert f"80 + 80 pegs, free rules: {count_states(160):,} positions" in lines[0]
+    status, full, _ = run(["supersix", "solve", "--pegs", "160", "--full"], capsys)
+    assert full.count("\n") == 958
+    assert max(len(x) for x in full.splitlines() if x[:4].strip().isdigit()) == 4 + 1 + 159
 
 
 @pytest.mark.parametrize(
@@ -67,30 +118,49 @@ def test_solve_without_a_decision_prints_no_strategy(capsys):
     assert "paper notation" not in out  # 3 pegs in play offer no decision
 
 
-def test_solve_json_exact(capsys):
+def test_solve_json_is_an_indented_summary(capsys):
     status, out, err = run(
         ["supersix", "solve", "--pegs", "4", "--exact", "--format", "json"], capsys
     )
     assert status == 0 and err == ""
-    payload = _json(out)
+    assert out.startswith('{\n  "game": "supersix",\n')  # indented, one key a line
+    payload = json.loads(out)
     assert payload["game"] == "supersix" and payload["rules"] == "free"
     assert (payload["hands"], payload["pegs"], payload["states"]) == ([2, 2], 4, 10)
     assert payload["start"] == "36/41" and payload["residual"] == 0.0
     assert payload["strategy_string"] == "(1/1)"
+    assert payload["decisions"] == {"roll": 10, "stop": 0}
+    assert "strategy" not in payload and "output" not in payload
+
+
+def test_solve_json_to_a_file_holds_every_position(tmp_path, capsys):
+    target = tmp_path / "four.json"
+    status, out, err = run(
+        ["supersix", "solve", "--pegs", "4", "--exact", "--format", "json", "-o", target],
+        capsys,
+    )
+    assert status == 0 and err == ""
+    summary = json.loads(out)
+    assert summary["output"] == str(target) and "strategy" not in summary
+    payload = _json(target.read_text())
+    assert payload["start"] == "36/41" and payload["strategy_string"] == "(1/1)"
     rows = {(r["b"], r["c"], r["o"]): r for r in payload["strategy"]}
     assert len(rows) == count_states(4) == 10
     assert rows[0, 2, 2] == dict(b=0, c=2, o=2, p_roll="36/41", p_end="5/41", roll=True)
     assert rows[2, 1, 1]["p_roll"] == "88/123" and rows[1, 1, 2]["p_roll"] == "35/41"
     assert rows[0, 1, 2]["p_end"] == "5/36"
+    assert [p.name for p in tmp_path.iterdir()] == ["four.json"]  # no temporary left
 
 
-def test_solve_json_floats_with_explicit_hands(capsys):
+def test_solve_text_with_an_output_file(tmp_path, capsys):
+    target = tmp_path / "floats.json"
     status, out, _ = run(
-        ["supersix", "solve", "--hands", "2", "1", "--rules", "first-round", "--format", "json"],
+        ["supersix", "solve", "--hands", "2", "1", "--rules", "first-round", "-o", target],
         capsys,
     )
     assert status == 0
-    payload = _json(out)
+    assert out.endswith(f"wrote {target}\n") and "--full prints" not in out
+    payload = _json(target.read_text())
     assert (payload["hands"], payload["pegs"], payload["rules"]) == ([2, 1], 3, "first-round")
     assert payload["strategy_string"] is None
     assert payload["start"] == pytest.approx(
@@ -100,13 +170,31 @@ def test_solve_json_floats_with_explicit_hands(capsys):
     assert all(isinstance(r["p_roll"], float) for r in payload["strategy"])
 
 
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("four.csv", "unknown output extension '.csv'; accepted: .json"),
+        ("missing/four.json", "does not exist"),
+    ],
+)
+def test_solve_checks_the_output_before_any_work(name, says, tmp_path, capsys, monkeypatch):
+    import gamegraph.analysis.supersix as analysis
+
+    monkeypatch.setattr(analysis, "solve_game", lambda *a, **k: pytest.fail("solved first"))
+    status, out, err = run(["supersix", "solve", "--pegs", "4", "-o", tmp_path / name], capsys)
+    assert status == 2 and out == ""
+    assert says in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_solve_defaults_to_forty_pegs(capsys):
     status, out, _ = run(["supersix", "solve", "--format", "json"], capsys)
     assert status == 0
-    payload = _json(out)
+    payload = json.loads(out)
     assert (payload["hands"], payload["states"]) == ([20, 20], 4115)  # the blog's count
     assert payload["start"] == pytest.approx(0.546744595904, abs=1e-12)
     assert payload["residual"] < 1e-12
+    assert len(payload["strategy_string"]) == 185  # whole in JSON
 
 
 def test_exact_solve_of_a_large_game_says_it_takes_a_while(monkeypatch, capsys):
@@ -115,8 +203,11 @@ def test_exact_solve_of_a_large_game_says_it_takes_a_while(monkeypatch, capsys):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     status, out, err = run(["supersix", "solve", "--pegs", "26", "--exact"], capsys)
     assert status == 0
-    assert err == "solving 26 pegs exactly; this takes a while ...\n"
+    assert err.startswith("solving 26 pegs exactly; this takes a while ...\n")
+    assert "solving supersix" in err  # then the progress bar
     assert "13 + 13 pegs" in out
+    status, out, err = run(["supersix", "solve", "--pegs", "26", "--exact", "-q"], capsys)
+    assert status == 0 and err == "" and "13 + 13 pegs" in out
 
 
 # ---------------------------------------------------------------------------
@@ -145,8 +236,9 @@ def test_strategy_with_an_odd_total_gives_the_first_player_the_odd_peg(capsys):
 # heatmap (interactive page)
 # ---------------------------------------------------------------------------
 def _page_data(path) -> dict:
-    match = re.search(r"const DATA = (\{.*?\});\n", path.read_text())
-    assert match, "the page embeds its data as one JSON object"
+    """What the page shows, as data: the figure's ``layout.meta`` in the page's JSON."""
+    match = re.search(r'"meta":\s*(\{.*?\}\})', path.read_text())
+    assert match, "the page keeps its data in the figure's layout.meta"
     return json.loads(match.group(1))
 
 
@@ -159,8 +251,8 @@ def test_heatmap_writes_a_page_with_the_start_values(tmp_path, capsys):
     assert status == 0 and err == ""
     assert out == f"wrote {target}\n"
     data = _page_data(target)
-    assert (data["pegs"], data["low"], data["high"], data["rules"]) == (6, 4, 8, "free")
-    assert len(data["b"]) == count_states(8)
+    assert (data["pegs"], data["range"], data["rules"]) == (6, [4, 8], "free")
+    assert data["positions"] == count_states(8)
     expected = {"4": F(36, 41), "5": F(45324, 63919)}
     for total, value in expected.items():
         assert data["start"][total] == pytest.approx(float(value), abs=1e-12)
@@ -199,8 +291,8 @@ def test_heatmap_default_range_runs_to_sixty(tmp_path, capsys):
     status, _, _ = run(["supersix", "heatmap", "--hands", "2", "2", "-o", target], capsys)
     assert status == 0
     data = _page_data(target)
-    assert (data["pegs"], data["low"], data["high"]) == (4, 4, 60)
-    assert len(data["b"]) == count_states(60)
+    assert (data["pegs"], data["range"]) == (4, [4, 60])
+    assert data["positions"] == count_states(60)
     assert data["start"]["4"] == pytest.approx(float(F(36, 41)), abs=1e-12)
 
 

@@ -92,7 +92,7 @@ def test_diagram_sources(gallery):
     diff = (folder / "jackpot-hilo-diff.dot").read_text()
     assert "#d62728" in diff and "#2ca02c" in diff
     weights = (folder / "jackpot-hilo-moves-weights.dot").read_text()
-    assert 'label="9 (4/36)"' in weights and "cluster" not in weights
+    assert 'label="9 (4/36)"' in weights and "cluster_layer9" in weights
     svg = (folder / "jackpot-hilo-moves-weights.svg").read_text()
     assert svg.count('class="node"') == 512 and svg.count('class="edge"') == 2304
 
@@ -150,9 +150,22 @@ def test_index_links_only_existing_files(gallery):
     links = set(parser.links)
     assert links, "the index links nothing"
     for link in links:
-        assert "/" not in link and ":" not in link  # relative, inside the folder: offline
+        # relative and inside the folder, so the gallery works offline and when moved
+        assert ":" not in link and not link.startswith("/") and ".." not in link, link
         assert (folder / link).is_file(), link
     assert set(DIAGRAMS + FIGURES) <= links
+    # Every file the gallery wrote is linked from the index, and every card has a thumbnail.
+    written = {
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file() and p.name != "index.html" and "thumbs" not in p.parts
+    }
+    assert written <= links
+    images = re.findall(r'<img src="([^"]+)"', page)
+    assert len(images) == page.count('class="card"') > 20
+    assert all(src.startswith("thumbs/") for src in images)
+    for name in ("explore-jackpot.html", "report-jackpot.html", "report-ur.md"):
+        assert name in links
     assert {name.rsplit(".", 1)[0] + ".dot" for name in DIAGRAMS} <= links
     # The results table is on the page too, with the exact fractions.
     for name, fraction in EXACT.items():

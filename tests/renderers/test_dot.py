@@ -23,7 +23,7 @@ from gamegraph.analysis import compare  # noqa: E402
 from gamegraph.errors import RenderError, UnknownNameError  # noqa: E402
 from gamegraph.games.jackpot import AGENTS, Jackpot  # noqa: E402
 from gamegraph.propagate import propagate  # noqa: E402
-from gamegraph.renderers import dot  # noqa: E402
+from gamegraph.renderers import _graphviz, dot  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # The 'max' agent on three cells, by hand.
@@ -84,21 +84,33 @@ def by_board(source, full):
 
 def test_moves_with_counts_match_the_hand_count(three):
     graph, _, chain = three
-    source = dot.chain_dot(chain, style="moves", weights="count")
+    source = dot.chain_dot(chain, style="moves", weights="count").source
     nodes, edges = by_board(source, 7)
-    assert sorted(a["label"] for a in nodes.values()) == sorted(
-        ["START", "1", "2", "4", "3", "5", "6", "WIN"]
-    )
+    # Labels are the cells still open; the tooltip keeps the board index.
+    assert {a["tooltip"]: a["label"] for a in nodes.values()} == {
+        "START": "START",
+        "1": "2 3",
+        "2": "1 3",
+        "4": "1 2",
+        "3": "3",
+        "5": "2",
+        "6": "1",
+        "WIN": "WIN",
+    }
     assert set(nodes) == {f"n{i}" for i in range(8)}  # safe ids, one per position
     assert {k: [a["label"] for a in v] for k, v in edges.items()} == {
         k: [f"{cell} ({count}/36)"] for k, (cell, count) in MAX3_EDGES.items()
     }
-    assert "cluster" not in source and "subgraph" not in source
+    # Each edge is coloured by the cell it flips: one colour per cell, three in all.
+    colour = {}
+    for k, (cell, _) in MAX3_EDGES.items():
+        colour.setdefault(cell, set()).add(edges[k][0]["color"])
+    assert all(len(c) == 1 for c in colour.values()) and len(set.union(*colour.values())) == 3
 
 
 def test_probability_weights_and_plain_layers(three):
     _, _, chain = three
-    source = dot.chain_dot(chain, style="layers", weights="probability")
+    source = dot.chain_dot(chain, style="layers", weights="probability").source
     _, edges = by_board(source, 7)
     assert {k: v[0]["label"] for k, v in edges.items()} == {
         k: f"{count / 36:.3f}" for k, (_, count) in MAX3_EDGES.items()
@@ -112,20 +124,18 @@ def test_probability_weights_and_plain_layers(three):
 
 def test_layer_clusters_hold_the_positions_of_their_layer(three):
     _, _, chain = three
-    source = dot.chain_dot(chain, style="layers", title="three cells")
+    source = dot.chain_dot(chain, style="layers", title="three cells").source
     clusters = re.findall(r"subgraph (cluster_layer(\d)) \{\n(.*?)\n\t\}", source, re.S)
     assert [int(n) for _, n, _ in clusters] == [0, 1, 2, 3]
     for _, n, body in clusters:
-        assert f'label="Layer {n}"' in body
-        members = re.findall(r"\[label=(\w+)", body)
-        assert all(bin(board(m, 7)).count("1") == int(n) for m in members)
-    assert [sorted(re.findall(r"\[label=(\w+)", body)) for _, _, body in clusters] == [
+        assert f'label="{n} flipped"' in body
+    assert [sorted(re.findall(r"tooltip=(\w+)", body)) for _, _, body in clusters] == [
         ["START"],
         ["1", "2", "4"],
         ["3", "5", "6"],
         ["WIN"],
     ]
-    assert 'label="three cells"' in source
+    assert ">three cells</FONT>" in source  # the title heads the legend
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +149,7 @@ def nine_first():
 
 def test_clusters_only_show_states_the_policy_reaches(nine_first):
     graph, _, chain = nine_first
-    source = dot.chain_dot(chain, style="layers", weights="count")
+    source = dot.chain_dot(chain, style="layers", weights="count").source
     nodes, edges = by_board(source, 511)
     # Reachability worked out independently of gamegraph.renderers.dot, through networkx.
     import networkx as nx
@@ -150,32 +160,34 @@ def test_clusters_only_show_states_the_policy_reaches(nine_first):
     assert {board(a["label"], 511) for a in nodes.values()} == reached
     assert len(nodes) == len(reached) < 512
     layer1 = re.search(r"subgraph cluster_layer1 \{\n(.*?)\n\t\}", source, re.S).group(1)
-    assert sorted(int(x) for x in re.findall(r"\[label=(\d+)", layer1)) == [1, 2, 4, 8, 16, 32]
+    assert sorted(int(x) for x in re.findall(r"tooltip=(\d+)", layer1)) == [1, 2, 4, 8, 16, 32]
     assert {k: v[0]["label"] for k, v in edges.items() if k[0] == 0} == {
         (0, 1 << c): "6/36" for c in range(6)
     }
-    assert dot.chain_dot(chain, style="moves").count("subgraph") == 0
+    assert dot.chain_dot(chain, style="moves").source.count("subgraph cluster_layer") == 10
 
 
 def test_diff_draws_better_moves_into_unreached_positions_faded(nine_first):
     graph, policy, chain = nine_first
     comparison = compare(solve(graph, exact=True), policy)
-    source = dot.chain_dot(chain, style="layers", comparison=comparison)
+    source = dot.chain_dot(chain, style="layers", comparison=comparison).source
     nodes, edges = by_board(source, 511)
     drawn = {graph.states[i] for i in dot.reachable_states(chain)}
-    faded = {board(a["label"], 511) for a in nodes.values() if a.get("style") == "filled,dashed"}
+    faded = {
+        board(a["label"], 511) for a in nodes.values() if a.get("style") == "rounded,filled,dashed"
+    }
     targets = {graph.states[t] for s, t, _ in comparison.better_moves() if graph.states[s] in drawn}
     assert faded == targets - drawn and faded
     assert {64, 128, 256} <= faded  # never reached by 'first' (see the fixture)
     green = {k for k, v in edges.items() if any(a.get("color") == "#2ca02c" for a in v)}
     assert {t for _, t in green} == targets
     layer1 = re.search(r"subgraph cluster_layer1 \{\n(.*?)\n\t\}", source, re.S).group(1)
-    assert re.search(r'\[label=256 [^\n]*style="filled,dashed"', layer1)
+    assert re.search(r'style="rounded,filled,dashed" tooltip=256', layer1)
 
 
 def test_reach_probabilities_in_labels(three):
     graph, policy, chain = three
-    source = dot.chain_dot(chain, reach=propagate(graph, policy))
+    source = dot.chain_dot(chain, reach=propagate(graph, policy)).source
     nodes, _ = parse(source)
     shown = {board(a["label"], 7): a["label"].split("\n")[1] for a in nodes.values()}
     expected = {
@@ -200,7 +212,7 @@ def test_diff_against_the_optimum_by_hand(three):
     value away at START, 1, 2 and 4, never with two cells up (no choice left)."""
     graph, policy, chain = three
     comparison = compare(solve(graph, exact=True), policy)
-    source = dot.chain_dot(chain, style="moves", comparison=comparison)
+    source = dot.chain_dot(chain, style="moves", comparison=comparison).source
     nodes, edges = by_board(source, 7)
     red = {k for k, v in edges.items() if any(a.get("color") == "#d62728" for a in v)}
     # The moves 'max' makes at some roll where a better one is offered.
@@ -240,9 +252,9 @@ def test_render_bytes_rejects_unknown_formats():
 # ---------------------------------------------------------------------------
 def test_write_dot_text(three, tmp_path):
     _, _, chain = three
-    source = dot.chain_dot(chain)
+    source = dot.chain_dot(chain).source
     dot.write(source, tmp_path / "g.gv")
-    assert (tmp_path / "g.gv").read_text() == source
+    assert (tmp_path / "g.gv").read_text() == str(source)
     assert os.listdir(tmp_path) == ["g.gv"]
 
 
@@ -252,7 +264,7 @@ def test_write_is_atomic_when_rendering_fails(three, tmp_path, monkeypatch):
     def broken(source, fmt):
         raise RenderError("layout failed")
 
-    monkeypatch.setattr(dot, "render_bytes", broken)
+    monkeypatch.setattr(_graphviz, "render_bytes", broken)
     with pytest.raises(RenderError, match="layout failed"):
         dot.write(dot.chain_dot(chain), tmp_path / "new.png")
     assert os.listdir(tmp_path) == []
@@ -266,7 +278,7 @@ def test_write_is_atomic_when_rendering_fails(three, tmp_path, monkeypatch):
 def test_write_checks_the_path_before_rendering(three, tmp_path, monkeypatch):
     _, _, chain = three
     calls = []
-    monkeypatch.setattr(dot, "render_bytes", lambda source, fmt: calls.append(fmt) or b"x")
+    monkeypatch.setattr(_graphviz, "render_bytes", lambda source, fmt: calls.append(fmt) or b"x")
     with pytest.raises(UnknownNameError):
         dot.write("digraph {}", tmp_path / "g.gif")
     with pytest.raises(Exception, match="does not exist"):
@@ -285,7 +297,7 @@ def test_renders_through_pygraphviz(three, monkeypatch, tmp_path):
     monkeypatch.setenv("GAMEGRAPH_GRAPHVIZ", "pygraphviz")
     assert dot.graphviz_engine() == "pygraphviz"
     _, _, chain = three
-    source = dot.chain_dot(chain, style="moves", weights="count")
+    source = dot.chain_dot(chain, style="moves", weights="count").source
     svg = dot.render_bytes(source, "svg").decode()
     assert svg_counts(svg) == (8, 12)  # nothing merged, nothing lost
     assert "<title>n0</title>" in svg and ">3 (13/36)<" in svg

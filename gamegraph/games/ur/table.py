@@ -51,6 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from ..._files import write_atomic
+from ..._tables import Table
 from ...errors import InvalidArgumentError, OutputError
 from ...values import passing_value
 from .positions import Positions, state_to_code
@@ -58,6 +59,7 @@ from .rules import (
     WIN,
     RuleSet,
     UrState,
+    format_position,
     legal_moves,
     parse_position,
     play,
@@ -68,6 +70,105 @@ from .rules import (
 MAGIC = b"GAMEGRAPH-UR-TABLE\n"
 FORMAT_VERSION = 2  # 2: the crc32 covers the header too
 _MAX_HEADER = 1 << 20
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One move after a throw, and the win probability it leaves the mover.
+
+    Attributes
+    ----------
+    move : str
+        ``enter->4``, ``13->off``, ``6->8``, or ``pass`` when the throw leaves no move.
+    board : str
+        The position after the move, seen from the mover's side.
+    value : float
+    captures, again : bool
+        Whether the move captures, and whether the mover throws again.
+    best : bool
+        Whether no other move leaves more.
+    """
+
+    move: str
+    board: str
+    value: float
+    captures: bool = False
+    again: bool = False
+    best: bool = False
+
+    def as_dict(self) -> dict:
+        """The move as ``gamegraph ur moves --format json`` writes it."""
+        if self.move == "pass":
+            return {"move": "pass", "board": self.board, "value": self.value, "best": True}
+        return {
+            "move": self.move,
+            "captures": self.captures,
+            "again": self.again,
+            "board": self.board,
+            "value": self.value,
+            "best": self.best,
+        }
+
+
+@dataclass(frozen=True)
+class PositionValue:
+    """A looked-up position: its value and, after a throw, every move's.
+
+    Made by :meth:`SolvedTable.lookup`. Displays as a table in Jupyter.
+
+    Attributes
+    ----------
+    ruleset : RuleSet
+    position : UrState
+    value : float
+        Win probability of the side to move.
+    throw : int or None
+    moves : tuple of MoveValue
+        Empty without a throw.
+    """
+
+    ruleset: RuleSet
+    position: UrState
+    value: float
+    throw: int | None = None
+    moves: tuple = ()
+
+    @property
+    def best(self) -> MoveValue | None:
+        """The first move that leaves the most (None without a throw)."""
+        return next((m for m in self.moves if m.best), None)
+
+    def table(self) -> Table:
+        """The moves (or, without a throw, the position's value) as a table."""
+        where = (
+            f"Ur ({self.ruleset.name}, {self.ruleset.pieces} piece(s)): "
+            f"{format_position(self.position)}"
+        )
+        if self.throw is None:
+            return Table(
+                ("position", "value"), [(format_position(self.position), self.value)], title=where
+            )
+        return Table(
+            ("move", "value", "board", "captures", "throws again", "best"),
+            [(m.move, m.value, m.board, m.captures, m.again, m.best) for m in self.moves],
+            title=f"{where}, value {self.value:.6f}, throw {self.throw}",
+        )
+
+    def to_pandas(self):
+        """:meth:`table` as a ``pandas.DataFrame`` (the ``pandas`` extra)."""
+        return self.table().to_pandas()
+
+    def _repr_html_(self) -> str:
+        return self.table().to_html()
+
+    def __repr__(self) -> str:
+        text = f"<Ur {self.ruleset.name} {format_position(self.position)}: value {self.value:.6f}"
+        if self.throw is not None:
+            best = self.best
+            text += f"; throw {self.throw}: {len(self.moves)} move(s), best {best.move} " + (
+                f"{best.value:.6f}"
+            )
+        return text + ">"
 
 
 def _rules_header(ruleset: RuleSet) -> dict:
@@ -155,6 +256,47 @@ class SolvedTable:
             target, passes = play(state, move, self.ruleset)
             out.append((move, passing_value(self.value(target), passes)))
         return out
+
+    def lookup(self, position, throw: int | None = None) -> PositionValue:
+        """The position's value and, with ``throw``, every move's, as one result.
+
+        >>> from gamegraph import build, solve
+        >>> from gamegraph.games.ur import Ur
+        >>> table = table_from_solution(solve(build(Ur("finkel", pieces=1))))
+        >>> table.lookup("-/-", throw=4)
+        <Ur finkel -/-: value 0.530050; throw 4: 1 move(s), best enter->4 0.6...>
+        """
+        state = self._state(position)
+        value = self.value(state)
+        if throw is None:
+            return PositionValue(self.ruleset, state, value)
+        rows = self.move_values(state, throw)
+        best = max(v for _, v in rows)
+        moves = []
+        for move, after_value in rows:
+            if move is None:
+                moves.append(MoveValue("pass", format_position(state), after_value, best=True))
+                continue
+            source, target, captures = move
+            after, passes = play(state, move, self.ruleset)
+            if passes:
+                after = after.flipped()  # show the board from the mover's side
+            what = (
+                ("enter" if source == 0 else f"{source}")
+                + "->"
+                + ("off" if target > self.ruleset.length else f"{target}")
+            )
+            moves.append(
+                MoveValue(
+                    what,
+                    format_position(after),
+                    after_value,
+                    captures=bool(captures),
+                    again=not passes,
+                    best=after_value == best,
+                )
+            )
+        return PositionValue(self.ruleset, state, value, throw, tuple(moves))
 
     def best_move(self, position, throw: int):
         """The move with the highest value after ``throw`` (the first among equals), or None."""

@@ -48,7 +48,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._checks import MAX_GAMES, check_choice, check_games, check_int
+from ..._progress import progress_bar
 from ..._stats import wilson_interval
+from ..._tables import Table
 from ...errors import InvalidArgumentError
 from ...graph import StateGraph
 from ...values import option_values
@@ -129,6 +131,56 @@ class MatchResult:
     def first_rate(self) -> float:
         return self.first_wins / self.games
 
+    def table(self) -> Table:
+        """Both sides as a table: wins, win rate with its 95 % interval, decisions and, when
+        the match was measured against a table, the mean loss and non-optimal fraction.
+        """
+        rows = []
+        for record in (self.a, self.b):
+            low, high = record.interval()
+            rows.append(
+                (
+                    record.name,
+                    record.wins,
+                    record.games,
+                    record.win_rate,
+                    f"[{low:.4f}, {high:.4f}]",
+                    record.decisions,
+                    record.mean_loss if self.measured else None,
+                    record.nonoptimal_fraction if self.measured else None,
+                )
+            )
+        return Table(
+            (
+                "agent",
+                "wins",
+                "games",
+                "win_rate",
+                "interval",
+                "decisions",
+                "mean_loss",
+                "nonoptimal",
+            ),
+            rows,
+            title=f"{self.a.name} against {self.b.name}: {self.games:,} games, seed {self.seed}",
+            notes=(f"the side moving first won {self.first_rate:.4f} of the games",),
+            formats=_FORMATS,
+        )
+
+    def __repr__(self) -> str:
+        low, high = self.interval()
+        return (
+            f"<MatchResult {self.a.name} vs {self.b.name}: {self.games:,} games, "
+            f"{self.a.name} wins {self.a.win_rate:.4f} [{low:.4f}, {high:.4f}]>"
+        )
+
+    def _repr_html_(self) -> str:
+        return self.table().to_html()
+
+    def to_pandas(self):
+        """:meth:`table` as a ``pandas.DataFrame`` (the ``pandas`` extra)."""
+        return self.table().to_pandas()
+
     def row(self) -> dict:
         """The match as one table row (win rates of A; each side's move losses)."""
         low, high = self.interval()
@@ -151,6 +203,90 @@ class MatchResult:
         row["seconds"] = self.seconds
         row["games_per_second"] = self.games / self.seconds if self.seconds > 0 else float("inf")
         return row
+
+
+def _four_decimals(value) -> str:
+    return "" if value is None else f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+#: Cells as :func:`format_rows` writes them: floats to 4 decimals, counts without commas.
+_FORMATS = {
+    name: _four_decimals
+    for name in (
+        "games",
+        "wins",
+        "win_rate",
+        "decisions",
+        "mean_loss",
+        "nonoptimal",
+        "A wins",
+        "first mover wins",
+    )
+}
+
+
+class RoundRobin(list):
+    """The rows of :func:`round_robin`, one dict per pairing (:meth:`MatchResult.row`),
+    that also display as tables: each agent's totals and the pairings.
+
+    It is a list, so code that reads the rows keeps working; :meth:`agent_table` and
+    :meth:`pairing_table` hold the columns ``gamegraph ur tournament`` prints.
+    """
+
+    def agents(self) -> list[dict]:
+        """Each agent's totals (:func:`agent_rows`), best win rate first."""
+        return sorted(agent_rows(self), key=lambda row: -row["win_rate"])
+
+    def agent_table(self, title: str | None = None) -> Table:
+        """Each agent over all its games: win rate, mean loss per decision and the fraction
+        of non-optimal moves (NaN where no table measured the moves).
+        """
+        columns = ("agent", "games", "win_rate", "mean_loss", "nonoptimal")
+        return Table(
+            columns,
+            [tuple(row[c] for c in columns) for row in self.agents()],
+            title="Each agent over all its games" if title is None else title,
+            notes=("loss: win probability given up per decision, against the solved values",),
+            formats=_FORMATS,
+        )
+
+    def pairing_table(self, title: str | None = None) -> Table:
+        """Every pairing: A's win rate with its 95 % interval, and the first mover's."""
+        return Table(
+            ("A", "B", "A wins", "interval", "first mover wins"),
+            [
+                (
+                    row["a"],
+                    row["b"],
+                    row["a_rate"],
+                    f"[{row['low']:.4f}, {row['high']:.4f}]",
+                    row["first_rate"],
+                )
+                for row in self
+            ],
+            title="Pairings: A's win rate with its 95 % interval" if title is None else title,
+            formats=_FORMATS,
+        )
+
+    def table(self) -> Table:
+        """The agent table (:meth:`agent_table`)."""
+        return self.agent_table()
+
+    def to_pandas(self):
+        """The agent table as a ``pandas.DataFrame`` (the ``pandas`` extra)."""
+        return self.agent_table().to_pandas()
+
+    def _repr_html_(self) -> str:
+        return self.agent_table().to_html() + self.pairing_table().to_html()
+
+    def __repr__(self) -> str:
+        if not self:
+            return "<RoundRobin: no pairings>"
+        best = self.agents()[0]
+        return (
+            f"<RoundRobin: {len(self.agents())} agents, {len(self)} pairings; "
+            f"best {best['agent']} wins {best['win_rate']:.4f}>"
+        )
 
 
 class _Chooser:
@@ -231,8 +367,10 @@ def play_match(
     max_throws : int
         Throws after which a game still going is abandoned (counted in ``unfinished``,
         won by neither side).
-    progress : callable, optional
-        ``progress(done, games)`` after each batch.
+    progress : bool, None or callable
+        A bar on stderr advanced after each batch: None shows it when stderr is a
+        terminal, True always, False never; a callable is called as
+        ``progress(done, games)`` after each batch instead.
 
     Returns
     -------
@@ -243,16 +381,30 @@ def play_match(
     _check_graph(graph)
     agents = [as_agent(x, graph.rules.ruleset, table=table, seed=seed) for x in (a, b)]
     q = option_values(graph, table_values(graph, table)) if table is not None else None
-    return _play(
-        graph,
-        [_Chooser(x, graph) for x in agents],
-        games=games,
-        seed=seed,
-        q=q,
-        batch=batch,
-        max_throws=max_throws,
-        progress=progress,
-    )
+    choosers = [_Chooser(x, graph) for x in agents]
+    if callable(progress):
+        return _play(
+            graph,
+            choosers,
+            games=games,
+            seed=seed,
+            q=q,
+            batch=batch,
+            max_throws=max_throws,
+            progress=progress,
+        )
+    desc = f"{agents[0].name} vs {agents[1].name}"
+    with progress_bar(check_games(games), desc=desc, unit=" games", progress=progress) as bar:
+        return _play(
+            graph,
+            choosers,
+            games=games,
+            seed=seed,
+            q=q,
+            batch=batch,
+            max_throws=max_throws,
+            progress=lambda done, total: bar.update(done - bar.n),
+        )
 
 
 def _check_graph(graph):
@@ -347,7 +499,7 @@ def round_robin(
     table=None,
     games_for=None,
     progress=None,
-) -> list[dict]:
+) -> RoundRobin:
     """Every pair of ``agents`` plays a match; one row (:meth:`MatchResult.row`) per pair.
 
     Parameters
@@ -362,8 +514,15 @@ def round_robin(
     games_for : callable, optional
         ``games_for(a_name, b_name)`` overrides the count for a pairing (slow agents may
         need fewer games).
-    progress : callable, optional
-        ``progress(pairings_done, pairings, row)`` after each pairing.
+    progress : bool, None or callable
+        A bar on stderr counting the games of all pairings, advanced after each batch:
+        None shows it when stderr is a terminal, True always, False never. A callable is
+        called as ``progress(pairings_done, pairings, row)`` after each pairing instead.
+
+    Returns
+    -------
+    RoundRobin
+        A list of the rows that also displays as tables (:meth:`RoundRobin.agent_table`).
 
     Examples
     --------
@@ -376,6 +535,8 @@ def round_robin(
     [('first', 'last'), ('first', 'optimal'), ('last', 'optimal')]
     >>> rows[1]["b_loss"]
     0.0
+    >>> rows
+    <RoundRobin: 3 agents, 3 pairings; best optimal wins 0.5...>
     """
     _check_graph(graph)
     agents = [as_agent(x, graph.rules.ruleset, table=table, seed=seed) for x in agents]
@@ -387,19 +548,30 @@ def round_robin(
     choosers = [_Chooser(x, graph) for x in agents]
     q = option_values(graph, table_values(graph, table)) if table is not None else None
     pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
-    rows = []
-    for p, (i, j) in enumerate(pairs):
-        count = games if games_for is None else games_for(names[i], names[j])
-        result = _play(
-            graph,
-            [choosers[i], choosers[j]],
-            games=count,
-            seed=None if seed is None else seed + p,
-            q=q,
-        )
-        rows.append(result.row())
-        if progress is not None:
-            progress(p + 1, len(pairs), rows[-1])
+    counts = [
+        check_games(games if games_for is None else games_for(names[i], names[j])) for i, j in pairs
+    ]
+    rows = RoundRobin()
+    bar = progress_bar(
+        sum(counts),
+        desc="tournament",
+        unit=" games",
+        progress=False if callable(progress) else progress,
+    )
+    with bar:
+        for p, ((i, j), count) in enumerate(zip(pairs, counts)):
+            played = bar.n
+            result = _play(
+                graph,
+                [choosers[i], choosers[j]],
+                games=count,
+                seed=None if seed is None else seed + p,
+                q=q,
+                progress=lambda done, total, played=played: bar.update(played + done - bar.n),
+            )
+            rows.append(result.row())
+            if callable(progress):
+                progress(p + 1, len(pairs), rows[-1])
     return rows
 
 

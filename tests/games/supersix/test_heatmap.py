@@ -1,60 +1,62 @@
-"""The interactive Super Six page: its embedded data, and that it renders in a real browser."""
+"""The interactive Super Six page: offline, and drawn by a real browser with working controls.
+
+The figure object itself (traces, slider steps, cell text, axis ranges) is tested in
+tests/renderers/test_supersix_maps.py; here the page is opened in headless Chromium.
+"""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
 import subprocess
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 pytest.importorskip("plotly")
 
 from gamegraph import build, solve  # noqa: E402
+from gamegraph.analysis.supersix import start_values  # noqa: E402
 from gamegraph.errors import UnknownNameError  # noqa: E402
 from gamegraph.games.supersix import SuperSix, decision_table  # noqa: E402
 from gamegraph.renderers import heatmap  # noqa: E402
 
+HIGH = 16
+
 
 @pytest.fixture(scope="module")
 def table():
-    return decision_table(solve(build(SuperSix(pegs=16))))
+    return decision_table(solve(build(SuperSix(pegs=HIGH))))
 
 
 @pytest.fixture(scope="module")
 def page_text(table):
-    starts = {n: solve(build(SuperSix(pegs=n))).start_value for n in range(4, 17, 2)}
-    return heatmap.page(table, pegs=10, pegs_range=(4, 16), start_values=starts, rules_name="free")
+    starts = start_values(table, range(4, HIGH + 1), "free")
+    return heatmap.page(
+        table, pegs=10, pegs_range=(4, HIGH), start_values=starts, rules_name="free"
+    )
 
 
-def embedded_data(text: str) -> dict:
-    match = re.search(r"const DATA = (\{.*?\});\n", text)
-    assert match, "the page embeds its data as one JSON object"
-    return json.loads(match.group(1))
+def _own_start_value(total: int) -> float:
+    """The start value of a game of ``total`` pegs, solved on its own (odd: 1 extra peg)."""
+    hands = (total - total // 2, total // 2)
+    return float(solve(build(SuperSix(hands=hands))).start_value)
 
 
 def test_page_is_self_contained(page_text):
     # plotly.js is inlined: no script or stylesheet is fetched from anywhere.
     assert not re.search(r"<script[^>]+src=", page_text)
     assert not re.search(r"<link[^>]+href=", page_text)
-    assert "Plotly.react" in page_text and len(page_text) > 1_000_000
+    assert "Plotly.newPlot" in page_text and len(page_text) > 1_000_000
+    # The controls are plotly's own; the only script of ours is the URL-hash hook.
+    assert '"updatemenus"' in page_text and '"sliders"' in page_text
+    assert "addEventListener" not in heatmap.HASH_SCRIPT
 
 
-def test_embedded_table_matches_the_solution(page_text, table):
-    data = embedded_data(page_text)
-    assert len(data["b"]) == len(table) == sum((16 - b) * (16 - b - 1) // 2 for b in range(6))
-    row = table.lookup(4, 1, 1)
-    assert data["roll"][row] == pytest.approx(float(table.p_roll[row]), abs=1e-12)
-    assert data["end"][row] == pytest.approx(float(table.p_end[row]), abs=1e-12)
-    margin = np.array(data["roll"]) - np.array(data["end"])
-    assert data["margin_limit"] == pytest.approx(np.max(np.abs(margin)), abs=1e-12)
-    assert (data["low"], data["high"], data["pegs"]) == (4, 16, 10)
-    # The start value shown for 4 pegs is Jehn's P(0/2/2) = 36/41.
-    assert data["start"]["4"] == pytest.approx(float(Fraction(36, 41)), abs=1e-12)
+def test_the_start_value_of_four_pegs_is_jehns(page_text):
+    # 36/41 = 87.805 %: the paper's P(0/2/2), shown in the 4-peg step's title.
+    assert f"{100 * float(Fraction(36, 41)):.3f} % from the start" in page_text
 
 
 def test_only_html_is_written(tmp_path, page_text):
@@ -73,8 +75,8 @@ def _chromium():
     return None
 
 
-@pytest.mark.parametrize("metric, pegs", [("decision", 16), ("margin", 8), ("choice", 12)])
-def test_the_page_renders_in_headless_chromium(tmp_path, page_text, metric, pegs):
+def _open(tmp_path, text: str, fragment: str = ""):
+    """Open the page in headless Chromium; the DOM after scripts ran, and the browser log."""
     browser = _chromium()
     if browser is None:
         pytest.skip(
@@ -82,7 +84,7 @@ def test_the_page_renders_in_headless_chromium(tmp_path, page_text, metric, pegs
             "chromium package when it runs as root with apt-get"
         )
     page = tmp_path / "map.html"
-    page.write_text(page_text)
+    page.write_text(text)
     flags = [
         "--headless",
         "--no-sandbox",
@@ -92,25 +94,93 @@ def test_the_page_renders_in_headless_chromium(tmp_path, page_text, metric, pegs
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
+        "--enable-logging=stderr",
+        "--v=0",
         f"--user-data-dir={tmp_path / 'profile'}",
         "--virtual-time-budget=10000",
         "--dump-dom",
     ]
     run = subprocess.run(
-        [browser, *flags, f"{page.as_uri()}#metric={metric}&pegs={pegs}"],
+        [browser, *flags, f"{page.as_uri()}{fragment}"],
         capture_output=True,
         text=True,
         timeout=120,
         env={**os.environ, "HOME": str(tmp_path)},
     )
-    dom = run.stdout
-    body = re.search(r"<body[^>]*>", dom)
+    body = re.search(r"<body[^>]*>", run.stdout)
     assert body, f"no DOM from Chromium: {run.stderr[-500:]}"
-    # The page marks its body once Plotly has drawn, with the controls' state.
-    assert 'data-rendered="yes"' in body.group(0)
-    assert f'data-metric="{metric}"' in body.group(0)
-    assert f'data-pegs="{pegs}"' in body.group(0)
+    # Every console message (console.log/warn/error, uncaught exceptions) is logged as
+    # INFO:CONSOLE; the page writes none.
+    console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
+    assert console == []
+    return body.group(0), run.stdout
+
+
+def _shown_start(dom: str) -> float:
+    shown = re.search(r"the first player wins ([0-9.]+) % from the start", dom)
+    assert shown, "the title gives the start value"
+    return float(shown.group(1))
+
+
+def _cell_texts(dom: str) -> list[str]:
+    return re.findall(r'<g class="heatmap-label"><text[^>]*data-unformatted="([^"]*)"', dom)
+
+
+def _visible_cells(total: int) -> int:
+    """Positions of the page's table inside the six panels' axes at ``total`` (the masked
+    ones too, which a larger game reaches)."""
+    return sum(
+        1
+        for lid in range(6)
+        for mine in range(1, total - lid)
+        for theirs in range(1, total - lid)
+        if lid + mine + theirs <= HIGH
+    )
+
+
+@pytest.mark.parametrize("metric, pegs", [("decision", 16), ("margin", 8), ("choice", 9)])
+def test_a_url_hash_selects_the_state(tmp_path, page_text, metric, pegs):
+    body, dom = _open(tmp_path, page_text, f"#metric={metric}&pegs={pegs}")
+    assert 'data-rendered="yes"' in body
+    assert f'data-metric="{metric}"' in body and f'data-pegs="{pegs}"' in body
     assert dom.count('class="heatmaplayer') == 6  # one panel per pegs on the lid
-    shown = re.search(r"first player wins ([0-9.]+) % from the start", dom)
-    expected = solve(build(SuperSix(pegs=pegs))).start_value
-    assert shown and float(shown.group(1)) == pytest.approx(100 * expected, abs=0.0006)
+    assert _shown_start(dom) == pytest.approx(100 * _own_start_value(pegs), abs=0.0006)
+    # Up to 16 cells across, every cell inside the axes carries its text (odd totals too).
+    texts = [text for text in _cell_texts(dom) if text]
+    assert len(texts) == _visible_cells(pegs)
+    if metric == "decision":
+        assert set(texts) == {"R", "S"}
+    else:
+        assert all(re.fullmatch(r"[+−]?(1)?\.\d\d", text) for text in texts)
+
+
+_CLICKS = """<script>
+function gamegraphTestClicks() {
+  if (document.body.dataset.rendered !== 'yes') { setTimeout(gamegraphTestClicks, 50); return; }
+  var button = Array.from(document.querySelectorAll('g.updatemenu-button'))
+    .find(function (g) { return g.textContent.indexOf('P_choice') >= 0; });
+  button.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  var label = Array.from(document.querySelectorAll('g.slider-label-group'))
+    .find(function (g) { return g.textContent.trim() === 'PEGS'; });
+  var box = label.getBoundingClientRect();
+  var rail = document.querySelector('rect.slider-rail-touch-rect');
+  var railBox = rail.getBoundingClientRect();
+  var at = {bubbles: true, clientX: box.left + box.width / 2,
+            clientY: railBox.top + railBox.height / 2};
+  rail.dispatchEvent(new MouseEvent('mousedown', at));
+  window.dispatchEvent(new MouseEvent('mouseup', at));
+}
+gamegraphTestClicks();
+</script>"""
+
+
+@pytest.mark.parametrize("pegs", [11])
+def test_the_buttons_and_the_slider_work(tmp_path, page_text, pegs):
+    # Real DOM events on plotly's own controls: a click on a button, a press on the rail.
+    clicking = page_text.replace("</body>", _CLICKS.replace("PEGS", str(pegs)) + "</body>")
+    body, dom = _open(tmp_path, clicking)
+    assert 'data-metric="choice"' in body and f'data-pegs="{pegs}"' in body
+    assert f"Super Six (free rules), {pegs} pegs ({pegs - pegs // 2} + {pegs // 2})" in dom
+    assert _shown_start(dom) == pytest.approx(100 * _own_start_value(pegs), abs=0.0006)
+    texts = [text for text in _cell_texts(dom) if text]
+    assert len(texts) == _visible_cells(pegs) and "R" not in texts

@@ -139,6 +139,34 @@ def test_aseb_board(tmp_path):
     assert len(ids(groups, "piece-")) == 3
 
 
+def test_board_into_callers_axes(finkel2):
+    """With ax= the board goes into the caller's Axes, beside the caller's own panel,
+    and the caller's figure comes back; without it, a StaticFigure that saves itself."""
+    from matplotlib.figure import Figure
+
+    from gamegraph.renderers.figures import StaticFigure
+
+    layout = ur_board.board_layout(
+        finkel2.ruleset, "4,6/5", throw=4, move_values=finkel2.move_values("4,6/5", 4)
+    )
+    figure = Figure()
+    mine, board = figure.subplots(1, 2)
+    mine.plot([0, 1], [0, 1])
+    assert ur_board.board_figure(layout, ax=board) is figure
+    assert len(figure.axes) == 2 and len(mine.patches) == 0 and len(mine.get_lines()) == 1
+    gids = {p.get_gid() for p in board.patches if p.get_gid()}
+    assert len([g for g in gids if g.startswith("tile-")]) == len(FINKEL_TILES)
+    assert {"piece-light-4", "piece-light-6", "piece-dark-5"} <= gids
+    assert {g for g in gids if g.startswith("move-")} == {
+        f"move-{m[0]}-{m[1]}" for m, _ in finkel2.move_values("4,6/5", 4)
+    }
+    assert board.get_aspect() == 1.0 and not board.axison
+
+    own = ur_board.board_figure(layout)
+    assert isinstance(own, StaticFigure) and len(own.axes) == 1
+    assert own._repr_png_().startswith(b"\x89PNG\r\n\x1a\n")
+
+
 @pytest.mark.parametrize("position, throw", [("1,9/6,10", 1), ("4,6/5", 4), ("4,6/5", 3)])
 def test_move_annotations_are_the_tables_values(tmp_path, finkel2, position, throw):
     moves = finkel2.move_values(position, throw)
@@ -336,6 +364,35 @@ def test_borne_off_svg_texts(tmp_path, finkel2):
     path = tmp_path / "heat-one.svg"
     ur_figures.draw_borne_off(borne_off_map(finkel2), path, average=False)
     assert ids(svg_groups(path), "mean-") == set()
+
+
+def test_borne_off_into_callers_axes(tmp_path, finkel2):
+    from matplotlib.figure import Figure
+
+    from gamegraph.renderers.figures import StaticFigure
+
+    bmap = borne_off_map(finkel2)
+    figure = Figure()
+    left, right = figure.subplots(1, 2)
+    assert ur_figures.borne_off_figure(bmap, axes=(left, right)) is figure
+    assert len(figure.axes) == 3  # the two panels and their colour bar
+    for ax, grid in ((left, bmap.empty), (right, bmap.mean)):
+        assert np.allclose(ax.get_images()[0].get_array().T, grid)
+        texts = {t.get_gid(): t.get_text() for t in ax.texts}
+        assert len(texts) == 4
+    assert figure.get_suptitle() == ""  # only with title=
+
+    single = Figure()
+    ur_figures.borne_off_figure(bmap, average=False, axes=[single.subplots()], title="mine")
+    assert single.get_suptitle() == "mine"
+    with pytest.raises(InvalidArgumentError, match="draws 2 panels; axes= holds 1"):
+        ur_figures.borne_off_figure(bmap, axes=[Figure().subplots()])
+
+    own = ur_figures.borne_off_figure(bmap)
+    assert isinstance(own, StaticFigure)
+    assert own.get_suptitle().startswith("Ur (finkel, 2 pieces)")
+    own.save(tmp_path / "heat.pdf")
+    assert (tmp_path / "heat.pdf").read_bytes().startswith(b"%PDF-")
 
 
 def test_borne_off_page_is_offline(tmp_path, finkel2):

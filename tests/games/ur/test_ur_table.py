@@ -415,3 +415,52 @@ def test_a_failed_save_leaves_the_existing_file_untouched(finkel1, saved, monkey
     assert saved.read_bytes() == before
     assert os.listdir(saved.parent) == [saved.name]
     assert load_table(saved).value("14/14") == finkel1.value("14/14")
+
+
+# ---------------------------------------------------------------------------
+# lookup: a position and its moves as one result that displays itself
+# ---------------------------------------------------------------------------
+def test_lookup_gives_the_value_and_every_move(finkel2):
+    finkel2, _ = finkel2
+    ruleset = finkel2.ruleset
+    state = parse_position("4/6", ruleset)
+    plain = finkel2.lookup("4/6")
+    assert plain.value == finkel2.value(state) and plain.moves == () and plain.best is None
+    assert repr(plain) == f"<Ur finkel 4/6: value {finkel2.value(state):.6f}>"
+    for throw, _ in ruleset.throws:
+        result = finkel2.lookup(state, throw)
+        pairs = finkel2.move_values(state, throw)
+        assert [m.value for m in result.moves] == [v for _, v in pairs]
+        assert result.best.value == max(v for _, v in pairs)
+        assert finkel2.best_move(state, throw) == pairs[result.moves.index(result.best)][0]
+        assert sum(m.best for m in result.moves) >= 1
+
+
+def test_lookup_displays_as_a_table(finkel2):
+    finkel2, _ = finkel2
+    result = finkel2.lookup("4/6", 2)
+    assert repr(result).startswith("<Ur finkel 4/6: value ")
+    assert f"best {result.best.move} {result.best.value:.6f}>" in repr(result)
+    table = result.table()
+    assert table.columns == ("move", "value", "board", "captures", "throws again", "best")
+    assert table.column("move") == [m.move for m in result.moves]
+    html = result._repr_html_()
+    assert "<caption>Ur (finkel, 2 piece(s)): 4/6, value " in html
+    assert html.count("<tr>") == 1 + len(result.moves)
+    pytest.importorskip("pandas")
+    assert list(result.to_pandas()["value"]) == [m.value for m in result.moves]
+
+
+def test_lookup_of_a_pass(finkel2):
+    """Throw 0 moves nothing: one row, ``pass``, worth 1 - the opponent's value."""
+    finkel2, _ = finkel2
+    state = parse_position("4/6", finkel2.ruleset)
+    result = finkel2.lookup(state, 0)
+    assert [m.move for m in result.moves] == ["pass"]
+    assert result.moves[0].value == pytest.approx(1 - finkel2.value(state.flipped()))
+    assert result.moves[0].as_dict() == {
+        "move": "pass",
+        "board": "4/6",
+        "value": result.moves[0].value,
+        "best": True,
+    }

@@ -1,0 +1,161 @@
+"""The graph explorer page: hover data for every state, offline, and alive in a real browser."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+pytest.importorskip("plotly")
+pytest.importorskip("pygraphviz")
+
+from gamegraph import build  # noqa: E402
+from gamegraph.analysis import explore_graph  # noqa: E402
+from gamegraph.errors import UnknownNameError  # noqa: E402
+from gamegraph.renderers import explorer  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def jackpot_data(jackpot_graph, jackpot_optimum, jackpot_policies):
+    return explore_graph(jackpot_graph, jackpot_optimum, jackpot_policies)
+
+
+@pytest.fixture(scope="module")
+def jackpot_figure(jackpot_data):
+    return explorer.explore_figure(jackpot_data)
+
+
+@pytest.fixture(scope="module")
+def piglet_data(toys):
+    return explore_graph(build(toys.Piglet(goal=3)), None, {"hold": lambda state, options: 0})
+
+
+def node_traces(figure):
+    return [trace for trace in figure.data if trace.meta == "nodes"]
+
+
+def test_every_state_has_hover_data_under_every_policy(jackpot_figure, jackpot_data):
+    nodes = node_traces(jackpot_figure)
+    assert [trace.name for trace in nodes] == list(jackpot_data.policies)
+    hilo = jackpot_data.policies.index("hilo")
+    for p, trace in enumerate(nodes):
+        assert len(trace.hovertext) == len(trace.x) == jackpot_data.n_states == 512
+        assert trace.visible is (p == 0)
+    start = nodes[hilo].hovertext[jackpot_data.start]
+    assert start.startswith("<b>START</b> (start)")
+    assert "reach (hilo): 1<br>value: 0.07999<br>best move: 1 (25 %)" in start
+    buttons = jackpot_figure.layout.updatemenus[0].buttons
+    assert [b.label for b in buttons][5] == "hilo: wins 7.99 %"
+    # Each button shows exactly its policy's traces and the highlight trace.
+    shown = [t.name for t, v in zip(jackpot_figure.data, buttons[hilo].args[0]["visible"]) if v]
+    assert all(name.startswith("hilo") for name in shown[:-1]) and shown[-1] == "successors"
+
+
+def test_edge_widths_follow_probability(jackpot_figure, jackpot_data):
+    # Per policy: one faint trace for moves never taken, then four bins of probability; the
+    # segments of all five traces together are the graph's edges (no self-loops in Jackpot).
+    optimal = [t for t in jackpot_figure.data if t.name.startswith("optimal:")]
+    assert len(optimal) == 5
+    segments = [sum(v is None for v in t.x) for t in optimal]
+    assert sum(segments) == jackpot_data.n_edges == 2304
+    assert segments[0] == int((jackpot_data.edge_probability[0] == 0).sum())
+    widths = [t.line.width for t in optimal[1:]]
+    assert widths == sorted(widths) and optimal[0].opacity < optimal[-1].opacity
+
+
+def test_layout_points_forward_edges_down(jackpot_data):
+    xy = explorer.positions(jackpot_data)
+    s, t = jackpot_data.edge_source, jackpot_data.edge_target
+    assert (xy[t, 1] < xy[s, 1]).all()  # Jackpot is a DAG: every edge goes down a layer
+    # One row per layer: 10 distinct heights.
+    assert len(np.unique(xy[:, 1])) == 10
+
+
+def test_cyclic_games_lay_out(piglet_data):
+    xy = explorer.positions(piglet_data)
+    assert xy.shape == (piglet_data.n_states, 2) and np.isfinite(xy).all()
+    forward = piglet_data.edge_forward & (piglet_data.edge_source != piglet_data.edge_target)
+    s, t = piglet_data.edge_source[forward], piglet_data.edge_target[forward]
+    assert (xy[t, 1] < xy[s, 1]).all()
+
+
+def test_page_is_offline_and_only_html_or_json(tmp_path, jackpot_figure):
+    with pytest.raises(UnknownNameError):
+        jackpot_figure.save(tmp_path / "page.png")
+    assert list(tmp_path.iterdir()) == []
+    jackpot_figure.save(tmp_path / "page.html")
+    text = (tmp_path / "page.html").read_text()
+    assert not re.search(r"<script[^>]+src=[\"']?http", text)
+    assert not re.search(r"<link[^>]+href=[\"']?http", text)
+    assert "plotly_click" in text and "data-rendered" not in text  # set by the script
+    assert text == jackpot_figure.html()
+    jackpot_figure.save(tmp_path / "page.json")
+    assert (tmp_path / "page.json").read_text().startswith("{")
+
+
+def _chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def piglet_figure(piglet_data):
+    return explorer.explore_figure(piglet_data, title="Piglet to 3")
+
+
+@pytest.mark.parametrize("which", ["jackpot", "piglet"])
+def test_the_page_works_in_headless_chromium(tmp_path, request, which):
+    browser = _chromium()
+    if browser is None:
+        pytest.skip(
+            "headless Chromium is not installed; `make test` installs Debian's "
+            "chromium package when it runs as root with apt-get"
+        )
+    figure = request.getfixturevalue(f"{which}_figure")
+    data = request.getfixturevalue(f"{which}_data")
+    page = tmp_path / "page.html"
+    figure.save(page)
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--enable-logging=stderr",
+        "--v=0",
+        "--virtual-time-budget=10000",
+        "--dump-dom",
+    ]
+    run = subprocess.run(
+        [browser, *flags, f"{page.as_uri()}#selftest"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    body = re.search(r"<body[^>]*>", run.stdout)
+    assert body, f"no DOM from Chromium: {run.stderr[-500:]}"
+    attributes = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(0)))
+    console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
+    assert console == [] and "errors" not in attributes
+    assert attributes["rendered"] == "yes" and attributes["selftest"] == "done"
+    # Hover data for every state, before and after switching to the last policy.
+    assert attributes["hover-nodes"] == attributes["policy-hover-nodes"] == str(data.n_states)
+    assert attributes["policy"] == data.policies[-1]
+    # Hovering the start shows its label and value; clicking it rings its successors.
+    assert attributes["hover-text"].startswith(data.labels[data.start])
+    assert f"value: {data.values[data.start]:.5f}" in attributes["hover-text"]
+    start = data.start
+    successors = {int(t) for s, t in zip(data.edge_source, data.edge_target) if s == start != t}
+    assert attributes["highlighted"] == str(len(successors)) and attributes["clicked"] == str(start)
