@@ -12,6 +12,7 @@ The bar is tqdm's, so it redraws in place and ends with the elapsed time.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 from tqdm import tqdm
@@ -49,3 +50,25 @@ def progress_bar(total=None, *, desc: str, unit: str = "it", progress: bool | No
         dynamic_ncols=True,
         mininterval=0.2,
     )
+
+
+@contextlib.contextmanager
+def reporter(total, *, desc: str, unit: str = "it", progress=None):
+    """A ``report(done, total)`` callback for a loop that counts up to ``total``.
+
+    ``progress`` may be the caller's own callable, which is used as it is; otherwise the
+    callback moves a :func:`progress_bar` (shown as :func:`wanted` says).
+
+    >>> with reporter(10, desc="playing", progress=False) as report:
+    ...     report(5, 10)
+    >>> seen = []
+    >>> with reporter(10, desc="playing", progress=lambda done, total: seen.append(done)) as report:
+    ...     report(10, 10)
+    >>> seen
+    [10]
+    """
+    if callable(progress):
+        yield progress
+        return
+    with progress_bar(total, desc=desc, unit=unit, progress=progress) as bar:
+        yield lambda done, total=None: bar.update(done - bar.n)

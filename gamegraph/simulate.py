@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import check_games, check_int
-from ._progress import progress_bar
+from ._progress import reporter
 from ._stats import wilson_interval
 from .errors import InvalidArgumentError
 from .graph import StateGraph
@@ -123,11 +123,7 @@ def simulate(
 
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
-    bar = progress_bar(
-        games, desc="simulating", unit=" games", progress=False if callable(progress) else progress
-    )
-    report = progress if callable(progress) else lambda done, total: bar.update(done - bar.n)
-    with bar:
+    with reporter(games, desc="simulating", unit=" games", progress=progress) as report:
         wins, throws, unfinished = _play(graph, games, batch, max_throws, rng, tables, report)
     return SimulationResult(
         games=int(games),

@@ -339,18 +339,24 @@ def draw_borne_off(
     return bmap
 
 
-def borne_off_page(bmap: BorneOffMap, *, title: str | None = None) -> str:
-    """One self-contained HTML page (plotly.js embedded, works offline) of both panels."""
+def borne_off_interactive(bmap: BorneOffMap, *, title: str | None = None):
+    """Both panels as an interactive plotly figure (an ``InteractiveFigure``: it displays
+    itself in Jupyter, and ``save("x.html")`` writes an offline page).
+    """
     go = require("plotly.graph_objects", "an interactive page")
     from plotly.subplots import make_subplots
 
+    from .interactive import InteractiveFigure
+
     n = bmap.pieces
     title = title or f"Ur ({bmap.rules}, {n} pieces): win probability by pieces borne off"
-    figure = make_subplots(
-        rows=1,
-        cols=2,
-        horizontal_spacing=0.12,
-        subplot_titles=("board empty, other pieces waiting", "average over all positions"),
+    figure = InteractiveFigure(
+        make_subplots(
+            rows=1,
+            cols=2,
+            horizontal_spacing=0.12,
+            subplot_titles=("board empty, other pieces waiting", "average over all positions"),
+        )
     )
     axis = list(range(n))
     for col, grid in ((1, bmap.empty), (2, bmap.mean)):
@@ -386,7 +392,14 @@ def borne_off_page(bmap: BorneOffMap, *, title: str | None = None) -> str:
             scaleanchor=f"x{col if col > 1 else ''}",
         )
     figure.update_layout(title=title, width=900, height=480)
-    return figure.to_html(include_plotlyjs=True, full_html=True, div_id="ur-borne-off")
+    return figure
+
+
+def borne_off_page(bmap: BorneOffMap, *, title: str | None = None) -> str:
+    """One self-contained HTML page (plotly.js embedded, works offline) of both panels."""
+    from .interactive import page_html
+
+    return page_html(borne_off_interactive(bmap, title=title), div_id="ur-borne-off")
 
 
 def write_borne_off_page(bmap: BorneOffMap, path, *, title: str | None = None) -> BorneOffMap:

@@ -19,17 +19,13 @@ from fractions import Fraction
 
 import pytest
 from cli_run import run
+from pages import EXTERNAL, PNG
 
 from gamegraph import build, solve
 from gamegraph.cli import main
 from gamegraph.games.supersix import PUBLISHED_STRATEGIES
 from gamegraph.games.ur import Ur
 
-PNG = b"\x89PNG\r\n\x1a\n"
-EXTERNAL = re.compile(
-    r"""(?:\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?//)|url\(\s*["']?\s*(?:https?:)?//|@import""",
-    re.IGNORECASE,
-)
 DATA_URI = re.compile(r'src="data:(image/[a-z+]+);base64,([A-Za-z0-9+/=]+)"')
 MD_REFERENCE = re.compile(r"\]\(([^)#]+)\)")
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
+from pages import open_in_chromium
 
 pytest.importorskip("plotly")
 pytest.importorskip("pygraphviz")
@@ -97,14 +95,6 @@ def test_page_is_offline_and_only_html_or_json(tmp_path, jackpot_figure):
     assert (tmp_path / "page.json").read_text().startswith("{")
 
 
-def _chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
 @pytest.fixture(scope="module")
 def piglet_figure(piglet_data):
     return explorer.explore_figure(piglet_data, title="Piglet to 3")
@@ -112,42 +102,12 @@ def piglet_figure(piglet_data):
 
 @pytest.mark.parametrize("which", ["jackpot", "piglet"])
 def test_the_page_works_in_headless_chromium(tmp_path, request, which):
-    browser = _chromium()
-    if browser is None:
-        pytest.skip(
-            "headless Chromium is not installed; `make test` installs Debian's "
-            "chromium package when it runs as root with apt-get"
-        )
     figure = request.getfixturevalue(f"{which}_figure")
     data = request.getfixturevalue(f"{which}_data")
     page = tmp_path / "page.html"
     figure.save(page)
-    flags = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}",
-        "--enable-logging=stderr",
-        "--v=0",
-        "--virtual-time-budget=10000",
-        "--dump-dom",
-    ]
-    run = subprocess.run(
-        [browser, *flags, f"{page.as_uri()}#selftest"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "HOME": str(tmp_path)},
-    )
-    body = re.search(r"<body[^>]*>", run.stdout)
-    assert body, f"no DOM from Chromium: {run.stderr[-500:]}"
-    attributes = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(0)))
-    console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
+    loaded = open_in_chromium(page, tmp_path, "#selftest")
+    attributes, console = loaded.data, loaded.console
     assert console == [] and "errors" not in attributes
     assert attributes["rendered"] == "yes" and attributes["selftest"] == "done"
     # Hover data for every state, before and after switching to the last policy.

@@ -9,6 +9,7 @@ import re
 from fractions import Fraction
 
 import pytest
+from pages import EXTERNAL, PNG
 
 from gamegraph import build, solve
 from gamegraph._tables import Table
@@ -20,11 +21,6 @@ from gamegraph.renderers.dot import policy_dot
 from gamegraph.renderers.figures import new_figure
 from gamegraph.renderers.report import Report, check_report_output
 
-PNG = b"\x89PNG\r\n\x1a\n"
-EXTERNAL = re.compile(
-    r"""(?:\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?//)|url\(\s*["']?\s*(?:https?:)?//|@import""",
-    re.IGNORECASE,
-)
 DATA_URI = re.compile(r'<img src="data:(image/[a-z+]+);base64,([A-Za-z0-9+/=]+)"')
 MD_IMAGE = re.compile(r"!\[[^\]]*\]\(([^)]+)\)")
 MD_LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)#]+)\)")

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._checks import MAX_GAMES, check_choice, check_games, check_int
-from ..._progress import progress_bar
+from ..._progress import progress_bar, reporter
 from ..._stats import wilson_interval
 from ..._tables import Table
 from ...errors import InvalidArgumentError
@@ -382,19 +382,8 @@ def play_match(
     agents = [as_agent(x, graph.rules.ruleset, table=table, seed=seed) for x in (a, b)]
     q = option_values(graph, table_values(graph, table)) if table is not None else None
     choosers = [_Chooser(x, graph) for x in agents]
-    if callable(progress):
-        return _play(
-            graph,
-            choosers,
-            games=games,
-            seed=seed,
-            q=q,
-            batch=batch,
-            max_throws=max_throws,
-            progress=progress,
-        )
     desc = f"{agents[0].name} vs {agents[1].name}"
-    with progress_bar(check_games(games), desc=desc, unit=" games", progress=progress) as bar:
+    with reporter(check_games(games), desc=desc, unit=" games", progress=progress) as report:
         return _play(
             graph,
             choosers,
@@ -403,7 +392,7 @@ def play_match(
             q=q,
             batch=batch,
             max_throws=max_throws,
-            progress=lambda done, total: bar.update(done - bar.n),
+            progress=report,
         )
 
 

@@ -6,13 +6,11 @@ tests/renderers/test_supersix_maps.py; here the page is opened in headless Chrom
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from fractions import Fraction
 
 import pytest
+from pages import open_in_chromium
 
 pytest.importorskip("plotly")
 
@@ -67,53 +65,13 @@ def test_only_html_is_written(tmp_path, page_text):
     assert (tmp_path / "map.html").read_text() == page_text
 
 
-def _chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
 def _open(tmp_path, text: str, fragment: str = ""):
-    """Open the page in headless Chromium; the DOM after scripts ran, and the browser log."""
-    browser = _chromium()
-    if browser is None:
-        pytest.skip(
-            "headless Chromium is not installed; `make test` installs Debian's "
-            "chromium package when it runs as root with apt-get"
-        )
+    """Open the page in headless Chromium; its <body> tag and DOM once scripts ran."""
     page = tmp_path / "map.html"
     page.write_text(text)
-    flags = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--enable-logging=stderr",
-        "--v=0",
-        f"--user-data-dir={tmp_path / 'profile'}",
-        "--virtual-time-budget=10000",
-        "--dump-dom",
-    ]
-    run = subprocess.run(
-        [browser, *flags, f"{page.as_uri()}{fragment}"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "HOME": str(tmp_path)},
-    )
-    body = re.search(r"<body[^>]*>", run.stdout)
-    assert body, f"no DOM from Chromium: {run.stderr[-500:]}"
-    # Every console message (console.log/warn/error, uncaught exceptions) is logged as
-    # INFO:CONSOLE; the page writes none.
-    console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
-    assert console == []
-    return body.group(0), run.stdout
+    loaded = open_in_chromium(page, tmp_path, fragment)
+    assert loaded.console == []  # no console message, no uncaught error
+    return loaded.body, loaded.dom
 
 
 def _shown_start(dom: str) -> float:
