@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_supersix.py
 	$(BIN)/python benchmarks/bench_ur.py
 	$(BIN)/python benchmarks/bench_blas.py
+	$(BIN)/python benchmarks/bench_render.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build dist

@@ -24,8 +24,12 @@ def check_output(path, accepted: tuple[str, ...]) -> tuple[Path, str]:
     """
     path = Path(path)
     extension = path.suffix.lower()
+    if not extension:
+        error = UnknownNameError("output extension", "", accepted)
+        error.args = (f"{path.name!r} has no extension; accepted: {', '.join(accepted)}",)
+        raise error
     if extension not in accepted:
-        raise UnknownNameError("output extension", extension or path.name, accepted)
+        raise UnknownNameError("output extension", extension, accepted)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise OutputError(f"cannot write {path}: folder {folder} does not exist")

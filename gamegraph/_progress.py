@@ -1,6 +1,7 @@
 """Progress bars for long work: on stderr, only when someone is watching.
 
-Every long call (build, solve, simulate, a tournament, a render) takes ``progress``:
+Every long call (build, solve, evaluate, simulate, a tournament, a report, the explorer's
+data) takes ``progress``:
 
 ``None`` (default)
     a bar when stderr is a terminal, nothing otherwise (pipes, files, tests);

@@ -21,6 +21,7 @@ from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
 from gamegraph.propagate import propagate
 from gamegraph.simulate import simulate
 
+from ._extras import require
 from ._files import write_atomic
 from .renderers import dot, figures
 
@@ -584,11 +585,11 @@ def _thumbnail(folder: Path, source: str | None) -> str | None:
     """A small PNG of ``source`` (a PNG in ``folder``) under ``thumbs/``; its relative path."""
     if source is None or not source.endswith(".png") or not (folder / source).is_file():
         return None
-    from PIL import Image  # Pillow comes with matplotlib (the render extra)
+    image_module = require("PIL.Image", "the gallery's thumbnails")
 
     target = folder / "thumbs" / source.replace("/", "--")
     target.parent.mkdir(exist_ok=True)
-    with Image.open(folder / source) as image:
+    with image_module.open(folder / source) as image:
         image.thumbnail((THUMB_WIDTH, 2 * THUMB_WIDTH))
         buffer = io.BytesIO()
         image.save(buffer, format="png", optimize=True)

@@ -34,12 +34,18 @@ def test_relative_path_in_the_current_folder(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "name, shown", [("a.gif", "'.gif'"), ("a.png.bak", "'.bak'"), ("noextension", "'noextension'")]
+    "name, message",
+    [
+        ("a.gif", "unknown output extension '.gif'"),
+        ("a.png.bak", "unknown output extension '.bak'"),
+        ("noextension", "'noextension' has no extension"),
+        (".png", "'.png' has no extension"),  # a hidden file's name, not an extension
+    ],
 )
-def test_unknown_extension_names_the_accepted_ones(tmp_path, name, shown):
+def test_unknown_extension_names_the_accepted_ones(tmp_path, name, message):
     with pytest.raises(UnknownNameError) as error:
         check_output(tmp_path / name, ACCEPTED)
-    assert str(error.value) == f"unknown output extension {shown}; accepted: .png, .svg, .dot"
+    assert str(error.value) == f"{message}; accepted: .png, .svg, .dot"
     assert isinstance(error.value, ValueError) and isinstance(error.value, GameGraphError)
 
 

@@ -33,7 +33,8 @@ def test_state_graph_nodes_are_board_indices(jackpot_nx):
     g = jackpot_nx
     assert g.number_of_nodes() == 512 and set(g) == set(range(512))
     assert g.nodes[0]["label"] == "START" and g.nodes[511]["label"] == "WIN"
-    assert g.nodes[10]["label"] == "10" and g.nodes[10]["layer"] == 2  # cells 2 and 4 up
+    # board 10: cells 2 and 4 up, the others open
+    assert g.nodes[10]["label"] == "1 3 5 6 7 8 9" and g.nodes[10]["layer"] == 2
     assert g.graph["start"] == 0 and g.graph["name"] == "jackpot"
     terminal = [n for n, d in g.nodes(data=True) if d["terminal"]]
     assert terminal == [511] and g.nodes[511]["value"] == 1

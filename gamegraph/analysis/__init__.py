@@ -12,6 +12,7 @@ from .policies import (
     PolicyView,
     compare,
     compare_policies,
+    edge_flow,
     policy_view,
 )
 from .pruning import (
@@ -20,7 +21,6 @@ from .pruning import (
     PolicyDiff,
     Selection,
     decision_costs,
-    edge_flow,
     likely_paths,
     neighbourhood,
     outcome_costs,

@@ -137,6 +137,7 @@ def explore_graph(
     *,
     min_reach: float = 0.0,
     max_states: int = MAX_STATES,
+    progress: bool | None = None,
 ) -> Exploration:
     """The explorer's data for ``graph``: states, values, best moves, reach and edges.
 
@@ -153,6 +154,8 @@ def explore_graph(
         (expected visits in a cyclic game); the start is always kept.
     max_states : int
         Refuse to draw more states than this (default :data:`MAX_STATES`).
+    progress : bool, optional
+        Progress bars on stderr for the solve (see :mod:`gamegraph._progress`).
 
     Examples
     --------
@@ -174,7 +177,7 @@ def explore_graph(
     if min_reach == 0 and graph.n_states > max_states:
         _too_many(name, graph.n_states, max_states, pruned=False)
     if solution is None:
-        solution = solve(graph)
+        solution = solve(graph, progress=progress)
     named = {"optimal": solution.policy}
     for key, policy in (policies or {}).items():
         if key == "optimal":

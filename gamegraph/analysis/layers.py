@@ -149,8 +149,9 @@ class LayerSummary:
     def __repr__(self) -> str:
         wins = ", ".join(f"{name} {_percent(self.win(name))}" for name in self.policies)
         return (
-            f"LayerSummary({self.game!r}: {len(self.counts)} layers ({self.layer_name}), "
-            f"{len(self.policies)} policies; wins: {wins})"
+            f"<LayerSummary {self.game!r}: {len(self.counts)} layers ({self.layer_name}), "
+            f"{len(self.policies)} {'policy' if len(self.policies) == 1 else 'policies'}; "
+            f"wins: {wins}>"
         )
 
     def _repr_html_(self) -> str:
@@ -249,8 +250,8 @@ def layer_summary(
     >>> hilo = Policy.from_agent(graph, AGENTS["hilo"], name="hilo")
     >>> summary = layer_summary(graph, {"hilo": hilo, "optimal": solve(graph).policy})
     >>> summary
-    LayerSummary('jackpot': 10 layers (cells flipped), 2 policies;
-                 wins: hilo 7.9855 %, optimal 7.9987 %)
+    <LayerSummary 'jackpot': 10 layers (cells flipped), 2 policies;
+                 wins: hilo 7.9855 %, optimal 7.9987 %>
     >>> summary.win("hilo")
     Fraction(660001525, 8264970432)
     >>> summary.positions["hilo"], summary.counts

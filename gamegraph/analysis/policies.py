@@ -177,6 +177,8 @@ class PolicyTable(list):
     >>> rows = PolicyTable([PolicyResult("a", None, Fraction(1, 3)),
     ...                     PolicyResult("b", None, Fraction(1, 2))])
     >>> rows
+    <PolicyTable: 2 policies; best b 50.0000 %>
+    >>> print(rows)
     policy  win probability  percent
     a                   1/3  33.3333 %
     b                   1/2  50.0000 %
@@ -202,8 +204,17 @@ class PolicyTable(list):
     def _repr_html_(self) -> str:
         return self.table().to_html()
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return self.table().to_text()
+
+    def __repr__(self) -> str:
+        if not self:
+            return "<PolicyTable: no policies>"
+        best = max(self, key=lambda row: row.win)
+        return (
+            f"<PolicyTable: {len(self)} {'policy' if len(self) == 1 else 'policies'}; "
+            f"best {best.name} {best.percent:.4f} %>"
+        )
 
 
 def compare_policies(
@@ -233,6 +244,36 @@ def compare_policies(
     return rows
 
 
+def edge_flow(chain: MarkovChain, reach: Propagation) -> np.ndarray:
+    """The probability that a game moves along each chain edge: reach(source) x p(edge).
+
+    Exact (Fractions) when ``reach`` is, floats otherwise.
+
+    Examples
+    --------
+    >>> from gamegraph import Policy, build
+    >>> from gamegraph.games.jackpot import AGENTS, Jackpot
+    >>> from gamegraph.propagate import propagate
+    >>> graph = build(Jackpot(cells=3))
+    >>> policy = Policy.from_agent(graph, AGENTS["max"])
+    >>> chain = policy.chain(graph)
+    >>> flow = edge_flow(chain, propagate(graph, policy, exact=True))
+    >>> [str(f) for f in flow[chain.edge_source == 0]]  # the first throw: 6, 8, 13 of 36
+    ['1/6', '2/9', '13/36']
+    >>> into_win = flow[chain.edge_target == graph.state_number(7)]
+    >>> str(sum(into_win))  # the win probability, 6396/46656
+    '533/3888'
+    """
+    r = reach.reach_probability
+    if reach.exact:
+        d = chain.denominator
+        return np.array(
+            [r[s] * Fraction(int(w), d) for s, w in zip(chain.edge_source, chain.edge_weight)],
+            dtype=object,
+        )
+    return np.asarray(r, dtype=float)[chain.edge_source] * chain.edge_probability
+
+
 @dataclass(frozen=True)
 class PolicyView:
     """What a diagram of a policy shows, computed once: its chain, reach, and losses.
@@ -245,11 +286,30 @@ class PolicyView:
         Forward propagation from the start, when asked for.
     comparison : PolicyComparison or None
         The policy against an optimal solution, when one was given.
+    flow : ndarray or None
+        With ``reach``: the probability that a game makes each chain edge's move
+        (:func:`edge_flow`).
+    lost : ndarray or None
+        With ``reach``: the probability that the game is lost (stuck) at each state.
     """
 
     chain: MarkovChain
     reach: Propagation | None = None
     comparison: PolicyComparison | None = None
+    flow: np.ndarray | None = None
+    lost: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        extras = [
+            name
+            for name, value in (("reach", self.reach), ("comparison", self.comparison))
+            if value is not None
+        ]
+        with_ = f" with {' and '.join(extras)}" if extras else ""
+        return (
+            f"<PolicyView of {self.chain.policy.name or 'a policy'!r}: "
+            f"{self.chain.n_edges:,} moves{with_}>"
+        )
 
 
 def policy_view(
@@ -272,8 +332,12 @@ def policy_view(
     >>> int(view.comparison.suboptimal.sum()) > 0
     True
     """
+    chain = policy.chain(graph)
+    propagation = propagate(graph, policy) if reach else None
     return PolicyView(
-        chain=policy.chain(graph),
-        reach=propagate(graph, policy) if reach else None,
+        chain=chain,
+        reach=propagation,
         comparison=compare(optimal, policy) if optimal is not None else None,
+        flow=edge_flow(chain, propagation) if reach else None,
+        lost=propagation.stuck[0] + propagation.stuck[1] if reach else None,
     )

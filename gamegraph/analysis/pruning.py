@@ -29,6 +29,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._checks import check_int
+from .._tables import Table
 from ..errors import InvalidArgumentError
 from ..policy import MarkovChain
 from ..propagate import Propagation, propagate
@@ -89,36 +90,6 @@ class Selection:
 
     def __repr__(self) -> str:
         return f"<Selection {self.caption!r}: {len(self.states)} states, {len(self.edges)} edges>"
-
-
-def edge_flow(chain: MarkovChain, reach: Propagation) -> np.ndarray:
-    """The probability that a game moves along each chain edge: reach(source) x p(edge).
-
-    Exact (Fractions) when ``reach`` is, floats otherwise.
-
-    Examples
-    --------
-    >>> from gamegraph import Policy, build
-    >>> from gamegraph.games.jackpot import AGENTS, Jackpot
-    >>> from gamegraph.propagate import propagate
-    >>> graph = build(Jackpot(cells=3))
-    >>> policy = Policy.from_agent(graph, AGENTS["max"])
-    >>> chain = policy.chain(graph)
-    >>> flow = edge_flow(chain, propagate(graph, policy, exact=True))
-    >>> [str(f) for f in flow[chain.edge_source == 0]]  # the first throw: 6, 8, 13 of 36
-    ['1/6', '2/9', '13/36']
-    >>> into_win = flow[chain.edge_target == graph.state_number(7)]
-    >>> str(sum(into_win))  # the win probability, 6396/46656
-    '533/3888'
-    """
-    r = reach.reach_probability
-    if reach.exact:
-        d = chain.denominator
-        return np.array(
-            [r[s] * Fraction(int(w), d) for s, w in zip(chain.edge_source, chain.edge_weight)],
-            dtype=object,
-        )
-    return np.asarray(r, dtype=float)[chain.edge_source] * chain.edge_probability
 
 
 def _topological_order(chain: MarkovChain) -> list[int]:
@@ -435,12 +406,15 @@ class PolicyDiff:
         From :func:`decision_costs`, costliest first; they add up to :attr:`gap`.
     value, optimum : Fraction or float
         The policy's and the optimal start value.
+    graph : StateGraph
+        The game, to name positions and moves in :meth:`table`.
     """
 
     name: str
     costs: list
     value: Fraction | float
     optimum: Fraction | float
+    graph: object = field(default=None, repr=False, compare=False)
 
     @property
     def gap(self):
@@ -457,6 +431,46 @@ class PolicyDiff:
             f"<PolicyDiff {self.name!r}: {len(self.costs)} decisions at {self.positions} "
             f"positions cost {1e6 * float(self.gap):.1f} wins per million games>"
         )
+
+    def table(self, rows: int | None = None) -> Table:
+        """The costliest ``rows`` decisions (all by default) as a table.
+
+        Positions and moves are named by the rules (``label``, ``move_label``). Costs are
+        in wins per million games; they add up to the gap in start value.
+        """
+        graph = self.graph
+        shown = self.costs if rows is None else self.costs[:rows]
+        label, move = graph.label, graph.rules.move_label
+        return Table(
+            ("position", "throws", f"{self.name} takes", "better", "reach", "per million"),
+            [
+                (
+                    label(row.state),
+                    f"{row.probability * graph.denominator}/{graph.denominator}",
+                    move(row.taken_move),
+                    move(row.better_move),
+                    float(row.reach),
+                    1e6 * float(row.cost),
+                )
+                for row in shown
+            ],
+            title=(
+                f"Where {self.name} gives up win probability: {len(self.costs)} decisions, "
+                f"{1e6 * float(self.gap):.1f} wins per million games in all"
+            ),
+            notes=(
+                "throws: the share of the throws at that position concerned; per million: "
+                "reach x throws x win probability given up, in wins per million games.",
+            ),
+            digits=4,
+        )
+
+    def to_pandas(self):
+        """Every decision (:meth:`table`) as a ``pandas.DataFrame`` (the ``pandas`` extra)."""
+        return self.table().to_pandas()
+
+    def _repr_html_(self) -> str:
+        return self.table(rows=10).to_html()
 
 
 def policy_diff(solution, policy, *, name: str | None = None) -> PolicyDiff:
@@ -475,6 +489,12 @@ def policy_diff(solution, policy, *, name: str | None = None) -> PolicyDiff:
     <PolicyDiff 'hilo': 77 decisions at 67 positions cost 132.1 wins per million games>
     >>> diff.gap
     Fraction(69884645, 528958107648)
+    >>> print(diff.table(rows=2).to_text())  # doctest: +NORMALIZE_WHITESPACE
+    Where hilo gives up win probability: 77 decisions, 132.1 wins per million games in all
+    position           throws  hilo takes  better    reach  per million
+    2 3 4 5 6 7 8 9    4/36    2           3          0.25        22.08
+    2 3 4 6 8 9        4/36    2           3       0.03061        12.86
+    throws: ...
     """
     graph = solution.graph
     reach = propagate(graph, policy, exact=solution.exact)
@@ -485,6 +505,7 @@ def policy_diff(solution, policy, *, name: str | None = None) -> PolicyDiff:
         costs=costs,
         value=value,
         optimum=solution.start_value,
+        graph=graph,
     )
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
 from .._checks import MAX_GAMES
 
@@ -96,21 +95,3 @@ def add_quiet(parser) -> None:
         default=None,
         help="no progress bars on stderr (shown by default when stderr is a terminal)",
     )
-
-
-def progress_printer(unit: str = "games"):
-    """A ``progress(done, total)`` callback writing to stderr, or None when it is not a terminal.
-
-    Kept for callers of the callback form; the commands use :func:`add_quiet` and the
-    library's own bars (:func:`gamegraph._progress.progress_bar`).
-    """
-    if not sys.stderr.isatty():
-        return None
-
-    def report(done, total):
-        sys.stderr.write(f"\r{done:,} / {total:,} {unit}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return report

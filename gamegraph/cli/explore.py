@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import functools
 import re
+import sys
 import time
 
+from .._progress import wanted
 from ..errors import InvalidArgumentError, UnknownNameError
-from ._common import whole
+from ._common import add_quiet, whole
 
 GAMES = ("jackpot", "supersix", "ur")
 #: Super Six's default size: 84 states, a page that reads at a glance.
@@ -84,6 +86,7 @@ def add_explore(commands, game: str) -> None:
         help="draw only the states some policy reaches with at least this probability "
         f"(the explorer draws at most {MAX_STATES:,} states)",
     )
+    add_quiet(parser)
     parser.set_defaults(run=functools.partial(_explore, game))
 
 
@@ -162,9 +165,12 @@ def _explore(game, args, out):
     if min_reach is None:
         min_reach = UR2_MIN_REACH if game == "ur" and args.pieces == 2 else 0.0
     try:
-        data = explore_graph(graph, None, agents, min_reach=min_reach)
+        data = explore_graph(graph, None, agents, min_reach=min_reach, progress=args.progress)
     except InvalidArgumentError as error:
         raise InvalidArgumentError(str(error).replace("min_reach", "--min-reach")) from None
+    if data.n_states > 1000 and wanted(args.progress):
+        # One blocking call with no steps to count: say what is happening instead.
+        sys.stderr.write(f"laying out {data.n_states:,} states with Graphviz dot ...\n")
     explore_figure(data, title=title).save(args.output)
     seconds = time.perf_counter() - started
     kept = ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from .._checks import MAX_GAMES
 from ._common import FORMATS, Parser, add_quiet, add_seed, games
@@ -51,7 +52,8 @@ def add_commands(subparsers) -> None:
         "--style",
         choices=STYLES,
         default="layers",
-        help="layers: a box per layer; moves: edges labelled with the cell flipped",
+        help="layers: edges in one colour; moves: edges coloured by the cell flipped (and "
+        "labelled in the pruned views)",
     )
     graph.add_argument(
         "-o",
@@ -261,6 +263,17 @@ def _check_view_options(args) -> str:
         raise InvalidArgumentError(f"--paths {args.paths}: accepted 1 to {MAX_PATHS}")
     if args.depth is not None and args.depth > 50:
         raise InvalidArgumentError(f"--depth {args.depth}: accepted 1 to 50")
+    texts = [flag for flag, on in (("--weights", args.weights), ("--reach", args.reach)) if on]
+    if view == "diff" and (texts or args.style != "layers"):
+        given = texts + (["--style"] if args.style != "layers" else [])
+        raise InvalidArgumentError(
+            f"{' and '.join(given)} do not apply to --view diff, which draws a table per position"
+        )
+    if view == "full" and texts and Path(args.output).suffix.lower() in (".png", ".pdf"):
+        raise InvalidArgumentError(
+            f"{' and '.join(texts)} on all 512 positions cannot be read on a page; write .svg "
+            "(zoom in) or .dot, or draw a pruned view (--view likely, threshold or around)"
+        )
     return view
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 
-from ._common import add_seed, games, whole
+from ._common import add_quiet, add_seed, games, whole
 
 #: The games that have a report.
 GAMES = ("jackpot", "supersix", "ur")
@@ -72,6 +72,7 @@ def add_report_command(commands, game: str) -> None:
             help=f"tournament games per pairing (default {UR_GAMES})",
         )
         add_seed(report)
+    add_quiet(report)
     report.set_defaults(run=_run, report_game=game)
 
 
@@ -101,15 +102,21 @@ def _run(args, out) -> None:
     if args.report_game == "jackpot":
         from ..reports.jackpot import jackpot_report
 
-        report = jackpot_report(games=args.games, seed=args.seed)
+        report = jackpot_report(games=args.games, seed=args.seed, progress=args.progress)
     elif args.report_game == "supersix":
         from ..reports.supersix import supersix_report
 
-        report = supersix_report(pegs=args.pegs)
+        report = supersix_report(pegs=args.pegs, progress=args.progress)
     else:
         from ..reports.ur import ur_report
 
-        report = ur_report(rules=args.rules, pieces=args.pieces, games=args.games, seed=args.seed)
+        report = ur_report(
+            rules=args.rules,
+            pieces=args.pieces,
+            games=args.games,
+            seed=args.seed,
+            progress=args.progress,
+        )
     report.save(path)
     seconds = time.perf_counter() - started
     size = os.path.getsize(path)

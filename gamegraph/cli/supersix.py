@@ -97,7 +97,13 @@ def add_commands(subparsers) -> None:
 
     figure = commands.add_parser("map", help="static roll/stop maps for reports (PNG, SVG, PDF)")
     size_options(figure)
-    figure.add_argument("--metric", choices=("decision", "choice", "margin"), default="decision")
+    figure.add_argument(
+        "--metric",
+        choices=("decision", "choice", "margin"),
+        default="decision",
+        help="decision: roll or stop; choice: the mover's win probability P_choice; "
+        "margin: P_roll - P_end (default decision)",
+    )
     figure.add_argument("-o", "--output", required=True, help="the figure (.png, .svg or .pdf)")
     figure.set_defaults(run=_map)
 
@@ -125,6 +131,24 @@ def _rules(args):
     return SuperSix(pegs=40 if args.pegs is None else args.pegs, rules=args.rules)
 
 
+def _rows_json(payload: dict, rows: str) -> str:
+    """JSON with one line per row of ``payload[rows]`` (greppable, diffable), the rest
+    indented as usual.
+
+    >>> print(_rows_json({"pegs": 4, "strategy": [{"b": 0}, {"b": 1}]}, "strategy"))
+    {
+      "pegs": 4,
+      "strategy": [
+        {"b": 0},
+        {"b": 1}
+      ]
+    }
+    """
+    head = json.dumps({k: v for k, v in payload.items() if k != rows}, indent=2)[:-2]
+    lines = ",\n".join("    " + json.dumps(row) for row in payload[rows])
+    return f'{head},\n  "{rows}": [\n{lines}\n  ]\n}}\n'
+
+
 def _solve(args, out):
     from ..analysis.supersix import solve_game
 
@@ -139,7 +163,7 @@ def _solve(args, out):
     if args.output is not None:
         from .._files import write_atomic
 
-        write_atomic(args.output, json.dumps(result.as_dict(full=True)) + "\n")
+        write_atomic(args.output, _rows_json(result.as_dict(full=True), "strategy"))
     if args.format == "json":
         payload = result.as_dict()
         if args.output is not None:

@@ -60,7 +60,7 @@ def add_commands(subparsers) -> None:
             default="finkel" if required else None,
             help="rule set (default finkel)"
             if required
-            else "rule set (with --solve: default finkel; with --table: the table must be for it)",
+            else "rule set (default finkel; with --table, the table's, which it must match)",
         )
         parser.add_argument(
             "--pieces",
@@ -68,7 +68,7 @@ def add_commands(subparsers) -> None:
             default=None,
             help=f"pieces per side, 1 to {MAX_PIECES} (default: {default_pieces})"
             if required
-            else f"pieces per side (default: the table's; with --solve {SOLVE_PIECES})",
+            else f"pieces per side (default {SOLVE_PIECES}; with --table, the table's)",
         )
 
     def values_options(parser, required):

@@ -39,7 +39,7 @@ class Jackpot(Rules):
     >>> [o.options for o in rules.outcomes(0) if len(o.options) == 1]  # rolls (5, 5) and (6, 6)
     [(Option(target=16, move=5, passes=False),), (Option(target=32, move=6, passes=False),)]
     >>> rules.label(0), rules.label(511), rules.label(10)
-    ('START', 'WIN', '10')
+    ('START', 'WIN', '1 3 5 6 7 8 9')
     """
 
     name = "jackpot"
@@ -83,11 +83,17 @@ class Jackpot(Rules):
         ]
 
     def label(self, state: int) -> str:
+        """The cells still open (``"2 5 7"``); the start and the won board by name.
+
+        >>> [Jackpot().label(s) for s in (0, 10, 511 - 16, 511)]
+        ['START', '1 3 5 6 7 8 9', '5', 'WIN']
+        """
         if state == 0:
             return "START"
         if state == self.full:
             return "WIN"
-        return str(state)
+        up = set(self.cells_up(state))
+        return " ".join(str(c) for c in range(1, self.cells + 1) if c not in up)
 
     def layer(self, state: int) -> int:
         return bin(state).count("1")

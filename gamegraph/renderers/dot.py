@@ -39,7 +39,6 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order
 
-from gamegraph.analysis.pruning import edge_flow
 from gamegraph.errors import UnknownNameError
 
 from .._extras import require
@@ -136,8 +135,7 @@ def page_size(orientation: str = "portrait") -> str:
 
 
 def state_text(graph, i: int) -> str:
-    """A node's text: the cells still open for boards with cells (Jackpot: ``"2 5 7"``),
-    else the rules' label; the start and the terminal states keep their names.
+    """A node's text: the rules' label (Jackpot: the cells still open, ``"2 5 7"``).
 
     >>> from gamegraph import build
     >>> from gamegraph.games.jackpot import Jackpot
@@ -145,12 +143,16 @@ def state_text(graph, i: int) -> str:
     >>> [state_text(graph, graph.state_number(s)) for s in (0, 10, 511 - 16)]
     ['START', '1 3 5 6 7 8 9', '5']
     """
-    rules = graph.rules
-    cells_up = getattr(rules, "cells_up", None)
-    if i == graph.start or graph.terminal[i] or cells_up is None:
+    return graph.label(i)
+
+
+def state_id(graph, i: int) -> str:
+    """A node's tooltip: the rules-level state (Jackpot: the board number), or the label of
+    the start and of terminal states, so a diagram can be matched back to the graph.
+    """
+    if i == graph.start or graph.terminal[i]:
         return graph.label(i)
-    up = set(cells_up(graph.states[i]))
-    return " ".join(str(c) for c in range(1, rules.cells + 1) if c not in up)
+    return str(graph.states[i])
 
 
 def _layer_name(graph, layer: int) -> str:
@@ -386,7 +388,7 @@ def chain_dot(
         text = state_text(graph, i)
         if reach is not None:
             text += f"\n{float(reach.reach_probability[i]):.4f}"
-        attributes = {"tooltip": graph.label(i)}
+        attributes = {"tooltip": state_id(graph, i)}
         if compact:
             attributes.update(fixedsize="true", width=f"{_text_width(text, node_pt):.3f}")
         if i == graph.start:
@@ -502,10 +504,6 @@ def policy_dot(
     when present, marks the moves that give up win probability. ``selection`` (from
     :mod:`gamegraph.analysis.pruning`) draws a pruned view.
     """
-    flow = lost = None
-    if view.reach is not None:
-        flow = edge_flow(view.chain, view.reach)
-        lost = view.reach.stuck[0] + view.reach.stuck[1]
     return chain_dot(
         view.chain,
         style=style,
@@ -514,8 +512,8 @@ def policy_dot(
         comparison=view.comparison,
         title=title,
         subtitle=subtitle or (selection.caption.capitalize() if selection is not None else None),
-        flow=flow,
-        lost=lost,
+        flow=view.flow,
+        lost=view.lost,
         selection=selection,
     )
 
@@ -615,7 +613,7 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
                         f'<TD ALIGN="RIGHT">{_per_million(row.cost)}</TD></TR>'
                     )
                 table = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
-                band.node(f"n{s}", f"<{table}{''.join(lines)}</TABLE>>", tooltip=graph.label(s))
+                band.node(f"n{s}", f"<{table}{''.join(lines)}</TABLE>>", tooltip=state_id(graph, s))
             first.append(members[-1])
     for a, b in zip(first, first[1:]):
         dot.edge(f"n{a}", f"n{b}", style="invis")

@@ -37,7 +37,7 @@ from gamegraph.errors import RenderError
 
 from .._extras import require
 from .._files import check_output, write_atomic
-from .dot import _quiet_fontconfig, graphviz_engine
+from ._graphviz import _quiet_fontconfig, graphviz_engine
 from .interactive import EXTENSIONS, InteractiveFigure, go, page_html
 
 #: Reach probabilities below this are drawn in the lowest colour (the scale is log10).
@@ -285,7 +285,10 @@ def _edge_traces(data, xy, p):
 
 
 def _rounded(values):
-    return [None if np.isnan(v) else round(float(v), 1) for v in values]
+    """Coordinates to 0.1 pt as a numpy array (NaN breaks a line; plotly takes arrays whole,
+    where lists are checked value by value).
+    """
+    return np.round(np.asarray(values, dtype=float), 1).astype(np.float32)
 
 
 def _node_trace(data, xy, p):

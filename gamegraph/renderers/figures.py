@@ -29,6 +29,7 @@ class StaticFigure(Figure):
         save(self, path)
 
     def _repr_png_(self) -> bytes:
+        freeze_layout(self)
         buffer = io.BytesIO()
         self.savefig(buffer, format="png", bbox_inches="tight", dpi=100)
         return buffer.getvalue()
@@ -50,6 +51,17 @@ def figure_and_axes(ax=None, *, figsize):
     return figure, figure.subplots()
 
 
+def freeze_layout(figure) -> None:
+    """Lay out a figure with a layout engine once, then keep that layout.
+
+    Constrained layout moves the axes a little on every draw, so the same figure saved
+    twice (a report's HTML, then its Markdown) would give two different images.
+    """
+    if figure.get_layout_engine() is not None:
+        figure.draw_without_rendering()
+        figure.set_layout_engine("none")
+
+
 def save(figure, path) -> None:
     """Save a matplotlib figure all-or-nothing; the extension picks the format.
 
@@ -57,6 +69,7 @@ def save(figure, path) -> None:
     date, so the same figure gives the same file.
     """
     path, extension = check_output(path, EXTENSIONS)
+    freeze_layout(figure)
     buffer = io.BytesIO()
     metadata = {"Date": None} if extension in (".svg", ".pdf") else {"Software": None}
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "gamegraph"}):

@@ -19,6 +19,11 @@ EXTENSIONS = (".html", ".json")
 class InteractiveFigure(go.Figure):
     """A plotly Figure with :meth:`save` (``.html`` offline page or ``.json``)."""
 
+    def __repr__(self) -> str:
+        title = self.layout.title.text
+        shown = f" {title!r}" if title else ""
+        return f"<{type(self).__name__}{shown}: {len(self.data)} traces>"
+
     def save(self, path, *, post_script: str | None = None) -> None:
         """Write a self-contained page (``.html``) or the figure as JSON (``.json``).
 

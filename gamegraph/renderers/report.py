@@ -69,6 +69,7 @@ import re
 import shutil
 import tempfile
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,7 +101,7 @@ font-size:.92rem;font-variant-numeric:tabular-nums}
 .gamegraph-report table.gamegraph-table caption{text-align:left;font-weight:600;
 padding:.2rem 0}
 .gamegraph-report table.gamegraph-table th,.gamegraph-report table.gamegraph-table td{
-border:1px solid #d0d0d0;padding:.2rem .55rem}
+border:1px solid #d0d0d0;padding:.2rem .55rem;overflow-wrap:anywhere}
 .gamegraph-report table.gamegraph-table th{background:#f2f2f2}
 .gamegraph-report figure{margin:1rem 0;text-align:center}
 .gamegraph-report figure img{max-width:100%;height:auto}
@@ -189,6 +190,15 @@ def _render(obj, fmt: str) -> bytes | ValueError:
         if not path.is_file():
             return ValueError(f"its save() wrote no .{fmt} file")
         return path.read_bytes()
+
+
+def _url(folder, name: str, fmt: str) -> str:
+    """A relative link to an image, percent-encoded: a Markdown link cannot hold a space.
+
+    >>> _url("my report_files", "board", "png")
+    'my%20report_files/board.png'
+    """
+    return urllib.parse.quote(f"{folder}/{name}.{fmt}")
 
 
 def images_folder(path) -> Path:
@@ -393,11 +403,11 @@ class Report:
                 fmt, data = self._need(section, ("png", "svg"))
                 images[f"{section.name}.{fmt}"] = data
                 caption = _markdown_inline(self._caption(section))
-                lines += [f"![{caption}]({folder}/{section.name}.{fmt})", ""]
+                lines += [f"![{caption}]({_url(folder, section.name, fmt)})", ""]
                 svg = self._image(section, "svg") if fmt == "png" else None
                 if svg:
                     images[f"{section.name}.svg"] = svg
-                    lines += [f"*{caption}* ([SVG]({folder}/{section.name}.svg))", ""]
+                    lines += [f"*{caption}* ([SVG]({_url(folder, section.name, 'svg')}))", ""]
                 else:
                     lines += [f"*{caption}*", ""]
         lines += ["---", "", _markdown_inline(self._footer_text()), ""]

@@ -134,6 +134,12 @@ def supersix_maps(
 
     if metric not in METRICS:
         raise UnknownNameError("metric", metric, METRICS)
+    covered = int(np.max(np.asarray(table.b) + table.c + table.o)) if len(table.b) else 0
+    if total > covered:
+        raise InvalidArgumentError(
+            f"the decision table covers games of up to {covered} pegs, not {total}: "
+            "solve the larger game first"
+        )
     title = f"Super Six, {total} pegs: {metric}" if title is None else title
     where = {"b": table.b, "c": table.c, "o": table.o, "total": total, "title": title}
     if metric == "decision":
@@ -198,5 +204,7 @@ def _integer_ticks(size: int) -> list[int]:
         return list(range(1, size + 1))
     if size <= 20:
         return list(range(1, size + 1, 2))
-    step = 5 if size <= 50 else 10
+    step = 5
+    while size / step > 10:  # at most about ten labels, so they never run together
+        step *= 2
     return list(range(step, size + 1, step))

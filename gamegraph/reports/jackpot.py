@@ -30,7 +30,7 @@ from ..analysis import (
 )
 from ..build import build
 from ..games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
-from ..renderers.dot import policy_diff_dot, policy_dot, state_text
+from ..renderers.dot import policy_diff_dot, policy_dot
 from ..renderers.figures import layer_summary_figure
 from ..renderers.report import Report
 from ..simulate import simulate
@@ -59,7 +59,7 @@ def _fraction(value) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def jackpot_report(*, games: int = GAMES, seed: int = 1) -> Report:
+def jackpot_report(*, games: int = GAMES, seed: int = 1, progress: bool | None = None) -> Report:
     """Build the Jackpot report (about two seconds, plus the figures when saved).
 
     Parameters
@@ -68,6 +68,8 @@ def jackpot_report(*, games: int = GAMES, seed: int = 1) -> Report:
         Monte Carlo games per policy (HiLo and the optimum).
     seed : int
         The simulation's seed; the same seed gives the same report.
+    progress : bool, optional
+        Progress bars on stderr for the simulations (see :mod:`gamegraph._progress`).
     """
     started = time.perf_counter()
     rules = Jackpot()
@@ -82,7 +84,7 @@ def jackpot_report(*, games: int = GAMES, seed: int = 1) -> Report:
     shown = ("min", "last", "hilo", "optimal")
     layers = layer_summary(graph, {name: by_name[name].policy for name in shown})
     checks = {
-        name: simulate(graph, by_name[name].policy, games=games, seed=seed)
+        name: simulate(graph, by_name[name].policy, games=games, seed=seed, progress=progress)
         for name in ("hilo", "optimal")
     }
     seconds = time.perf_counter() - started
@@ -143,30 +145,7 @@ def jackpot_report(*, games: int = GAMES, seed: int = 1) -> Report:
         f"{_fraction(diff.gap)} = {100 * float(diff.gap):.5f} percentage points, "
         "exactly the gap between the two start values."
     )
-    report.table(
-        Table(
-            ("cells open", "throws", "hilo takes", "optimum takes", "reach", "cost", "share"),
-            [
-                (
-                    state_text(graph, row.state),
-                    f"{row.probability * graph.denominator}/{graph.denominator}",
-                    graph.rules.move_label(row.taken_move),
-                    graph.rules.move_label(row.better_move),
-                    float(row.reach),
-                    float(row.cost),
-                    f"{100 * float(row.cost / diff.gap):.1f} %",
-                )
-                for row in costs[:COSTLIEST]
-            ],
-            title=f"HiLo's {COSTLIEST} costliest decisions",
-            notes=(
-                "throws: the share of the 36 throws at that position where HiLo makes this "
-                "mistake; reach: probability that HiLo reaches the position; cost = reach x "
-                "throws x win probability given up; share: of the total cost.",
-            ),
-            digits=4,
-        )
-    )
+    report.table(diff.table(rows=COSTLIEST))
     report.figure(
         policy_diff_dot(graph, diff),
         caption="Only the decisions where HiLo differs from the optimum, each with its cost",
@@ -178,7 +157,7 @@ def jackpot_report(*, games: int = GAMES, seed: int = 1) -> Report:
     report.figure(
         policy_dot(
             optimal_view,
-            title=f"Jackpot: the {LIKELY} most likely games under optimal play",
+            title=f"Jackpot: optimal play ({percent(optimal_win)} wins)",
             selection=likely_paths(optimal_view.chain, LIKELY),
         ),
         caption=(
@@ -200,7 +179,7 @@ def jackpot_report(*, games: int = GAMES, seed: int = 1) -> Report:
             [(k, *(layers.lost[name][k] for name in shown)) for k in layers.layers]
             + [("won", *(layers.win(name) for name in shown))],
             title="Probability that the game is lost with k cells flipped (and won)",
-            notes=("Each column adds up to 1.",),
+            notes=("Each column adds up to 100 %.",),
             formats={name: percent for name in shown},
         )
     )

@@ -60,19 +60,20 @@ def _paper(total: int, strategy: str) -> str:
     return published
 
 
-def supersix_report(*, pegs: int = PEGS) -> Report:
+def supersix_report(*, pegs: int = PEGS, progress: bool | None = None) -> Report:
     """Build the Super Six report for a game of ``pegs`` pegs (4 or more; free rules).
 
     Start values are given for a few totals up to ``pegs`` (exact up to 20 pegs), the
     roll/stop map at ``pegs``, and the optimal strategy strings for 4 to 15 pegs.
+    ``progress`` shows bars on stderr for the large solve (see :mod:`gamegraph._progress`).
     """
     pegs = check_int(pegs, "pegs", low=4)
     started = time.perf_counter()
     exact_size = EXACT_PEGS
     exact = decision_table(solve(build(SuperSix(hands=_hands(exact_size))), exact=True))
     if pegs > exact_size:
-        graph = build(SuperSix(hands=_hands(pegs)))
-        large = decision_table(solve(graph))
+        graph = build(SuperSix(hands=_hands(pegs)), progress=progress)
+        large = decision_table(solve(graph, progress=progress))
         positions = graph.n_states - 1
     else:
         large = exact

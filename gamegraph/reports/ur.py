@@ -79,7 +79,12 @@ def example_position(table, *, seed: int = 1, skip: int = 6, plies: int = 400):
 
 
 def ur_report(
-    *, rules: str = "finkel", pieces: int = PIECES, games: int = GAMES, seed: int = 1
+    *,
+    rules: str = "finkel",
+    pieces: int = PIECES,
+    games: int = GAMES,
+    seed: int = 1,
+    progress: bool | None = None,
 ) -> Report:
     """Build the Ur report for ``rules`` with 1 to :data:`MAX_PIECES` pieces a side.
 
@@ -93,20 +98,22 @@ def ur_report(
         Games per pairing of the tournament, half with each agent moving first.
     seed : int
         Seeds the tournament and the choice of the example position.
+    progress : bool, optional
+        Progress bars on stderr for the build, the solve and the tournament.
     """
     pieces = check_int(pieces, "pieces", low=1, high=MAX_PIECES)
     games = check_games(games)
     ruleset = rule_set(rules, pieces)
     started = time.perf_counter()
     smaller = {n: solve_table(ruleset.name, n) for n in range(1, pieces)}
-    graph = build(Ur(ruleset))
-    solution = solve(graph, tol=1e-13)
+    graph = build(Ur(ruleset), progress=progress)
+    solution = solve(graph, tol=1e-13, progress=progress)
     table = table_from_solution(solution)
     tables = {**smaller, pieces: table}
     state, throw = example_position(table, seed=seed)
     move_values = table.move_values(state, throw)
     bmap = borne_off_map(table)
-    rows = round_robin(graph, list(AGENTS), games=games, seed=seed, table=table)
+    rows = round_robin(graph, list(AGENTS), games=games, seed=seed, table=table, progress=progress)
     totals = sorted(agent_rows(rows), key=lambda row: -row["win_rate"])
     seconds = time.perf_counter() - started
 

@@ -94,8 +94,9 @@ def test_rows_are_a_policy_table_that_is_still_a_list(rows):
     assert table.column("win probability")[-1] == OPTIMAL_WIN
 
 
-def test_repr_shows_exact_fractions_and_percentages(rows):
-    text = repr(rows).splitlines()
+def test_repr_is_short_and_str_shows_exact_fractions_and_percentages(rows):
+    assert repr(rows) == "<PolicyTable: 7 policies; best optimal 7.9987 %>"
+    text = str(rows).splitlines()
     assert text[0] == "Jackpot: win probability by policy"
     assert len(text) == 2 + len(rows)
     optimal = text[-1].split()

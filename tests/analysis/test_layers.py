@@ -108,7 +108,7 @@ def test_table_and_display(summary):
     html = summary._repr_html_()
     assert html.count("<tr>") == 1 + 70 and "cells flipped" in html
     text = repr(summary)
-    assert text.startswith("LayerSummary('jackpot': 10 layers (cells flipped), 7 policies")
+    assert text.startswith("<LayerSummary 'jackpot': 10 layers (cells flipped), 7 policies")
     assert "optimal 7.9987 %" in text and len(text) < 250
     with pytest.raises(UnknownNameError, match="accepted: min, max"):
         summary.table("nobody")

@@ -374,7 +374,11 @@ def test_graph_threshold_and_around(tmp_path, capsys):
     reach = propagate(graph, Policy.from_agent(graph, AGENTS["hilo"])).reach_probability
     source = graph_dot(tmp_path, capsys, "--view", "threshold", "--min-reach", "0.05")
     nodes, _ = parse_dot(source)
-    expected = {graph.label(i) for i in range(512) if reach[i] >= 0.05}
+    expected = {
+        graph.label(i) if i in (0, 511) else str(graph.states[i])
+        for i in range(512)
+        if reach[i] >= 0.05
+    }
     assert {a["tooltip"] for a in nodes.values()} == expected and len(expected) > 5
     around = ["--view", "around", "--around", "1 2 4 5 7 9", "--depth", "1"]
     source = graph_dot(tmp_path, capsys, *around)
@@ -524,13 +528,17 @@ def test_a_closed_pipe_ends_quietly():
     assert run_.returncode == 1
 
 
-def test_progress_is_shown_on_a_terminal_only(monkeypatch, capsys):
-    from gamegraph.cli._common import progress_printer
-
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
-    assert progress_printer() is None
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    report = progress_printer("games")
-    report(500, 1000)
-    report(1000, 1000)
-    assert capsys.readouterr().err == "\r500 / 1,000 games\r1,000 / 1,000 games\n"
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--weights", "count", "-o", "x.png"], "--weights on all 512 positions cannot be read"),
+        (["--reach", "-o", "x.pdf"], "write .svg"),
+        (["--view", "diff", "--reach", "-o", "x.svg"], "--reach do not apply to --view diff"),
+        (["--view", "diff", "--style", "moves", "-o", "x.svg"], "--style do not apply"),
+    ],
+)
+def test_graph_refuses_text_that_cannot_be_read(tmp_path, capsys, argv, message):
+    argv = [a if not a.startswith("x.") else str(tmp_path / a) for a in argv]
+    code, _, err = run(["jackpot", "graph", *argv], capsys)
+    assert code == 2 and message in err and len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

@@ -123,13 +123,15 @@ def test_gallery_quiet_prints_no_steps(tmp_path, monkeypatch, capsys):
             build(SuperSix(pegs=6))  # progress=None: a bar if stderr were a terminal
         return "", []
 
-    for name in ("jackpot_section", "supersix_section", "ur_section"):
+    sections = [name for name in dir(gallery) if name.endswith("_section")]
+    assert len(sections) == 5  # jackpot, supersix, ur, explorer, reports
+    for name in sections:
         monkeypatch.setattr(gallery, name, section)
     status, out, err = run(["gallery", tmp_path / "g", "-q"], capsys)
     assert status == 0 and err == ""
     assert "a step" not in out and out.startswith("building the gallery in ")
     status, out, _ = run(["gallery", tmp_path / "h"], capsys)
-    assert out.count("  a step ... ") == 3
+    assert out.count("  a step ... ") == len(sections)
 
 
 # ---------------------------------------------------------------------------

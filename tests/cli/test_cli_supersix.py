@@ -32,6 +32,15 @@ def _json(out: str) -> dict:
     return json.loads(out)
 
 
+def _table_file(text: str) -> dict:
+    """A full table written by -o: indented JSON with one line per position."""
+    payload = json.loads(text)
+    lines = text.splitlines()
+    rows = [line for line in lines if line.lstrip().startswith('{"b": ')]
+    assert len(rows) == len(payload["strategy"]) and max(map(len, lines)) < 200
+    return payload
+
+
 # ---------------------------------------------------------------------------
 # solve
 # ---------------------------------------------------------------------------
@@ -142,7 +151,7 @@ def test_solve_json_to_a_file_holds_every_position(tmp_path, capsys):
     assert status == 0 and err == ""
     summary = json.loads(out)
     assert summary["output"] == str(target) and "strategy" not in summary
-    payload = _json(target.read_text())
+    payload = _table_file(target.read_text())
     assert payload["start"] == "36/41" and payload["strategy_string"] == "(1/1)"
     rows = {(r["b"], r["c"], r["o"]): r for r in payload["strategy"]}
     assert len(rows) == count_states(4) == 10
@@ -160,7 +169,7 @@ def test_solve_text_with_an_output_file(tmp_path, capsys):
     )
     assert status == 0
     assert out.endswith(f"wrote {target}\n") and "--full prints" not in out
-    payload = _json(target.read_text())
+    payload = _table_file(target.read_text())
     assert (payload["hands"], payload["pegs"], payload["rules"]) == ([2, 1], 3, "first-round")
     assert payload["strategy_string"] is None
     assert payload["start"] == pytest.approx(

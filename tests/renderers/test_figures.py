@@ -192,3 +192,20 @@ def test_import_leaves_pyplot_alone():
         "assert dict.__getitem__(matplotlib.rcParams, 'backend') == backend"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_same_figure_saves_the_same_file_every_time(tmp_path):
+    # Constrained layout moves axes on each draw; save() lays out once and keeps it, so a
+    # report saved as HTML and then as Markdown carries the same images.
+    from gamegraph import build, solve
+    from gamegraph.games.supersix import SuperSix, decision_table
+    from gamegraph.renderers.supersix_maps import supersix_maps
+
+    figure = supersix_maps(decision_table(solve(build(SuperSix(pegs=8)))), total=8)
+    sizes = []
+    for n in range(3):
+        figure.save(tmp_path / f"map{n}.png")
+        sizes.append((tmp_path / f"map{n}.png").read_bytes())
+    figure.save(tmp_path / "map.svg")
+    figure.save(tmp_path / "map3.png")
+    assert sizes[0] == sizes[1] == sizes[2] == (tmp_path / "map3.png").read_bytes()

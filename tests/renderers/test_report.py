@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import os
 import re
+import urllib.parse
 from fractions import Fraction
 
 import pytest
@@ -141,6 +142,15 @@ def test_markdown_with_images_beside_it(piglet_report, tmp_path):
         os.path.basename(n) for n in referenced
     )
     assert "| start value | 4/7 |" in text
+
+
+def test_markdown_links_work_for_a_name_with_spaces(piglet_report, tmp_path):
+    # A Markdown link cannot hold a bare space: the links are percent-encoded.
+    path = piglet_report.save(tmp_path / "my piglet.md")
+    referenced = markdown_files(path)
+    assert referenced and all(name.startswith("my%20piglet_files/") for name in referenced)
+    for name in referenced:
+        assert (tmp_path / urllib.parse.unquote(name)).is_file()
 
 
 def test_html_falls_back_to_png_and_markdown_skips_the_svg(tmp_path):
