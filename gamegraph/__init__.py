@@ -12,6 +12,7 @@ from .errors import (
     GameGraphError,
     InvalidArgumentError,
     InvalidRulesError,
+    NonTerminatingGameError,
     OutputError,
     RenderError,
     UnknownNameError,
@@ -37,6 +38,7 @@ __all__ = [
     "UnknownNameError",
     "InvalidRulesError",
     "ConvergenceError",
+    "NonTerminatingGameError",
     "OutputError",
     "RenderError",
 ]

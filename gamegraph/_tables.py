@@ -11,6 +11,7 @@ format says otherwise.
 
 from __future__ import annotations
 
+import decimal
 import html
 import numbers
 from dataclasses import dataclass, field
@@ -18,21 +19,72 @@ from fractions import Fraction
 
 from ._extras import require
 
+#: Integers with more digits than this are shown abbreviated (:func:`shown_integer`).
+SHOWN_DIGITS = 200
+#: Digits kept at each end of an abbreviated integer.
+SHOWN_EDGE = 20
+
+
+def exact_digits(n: int) -> str:
+    """Every decimal digit of the integer ``n``, whatever its size.
+
+    ``str(n)`` refuses integers of more than 4,300 digits (Python's guard against slow
+    conversions, ``sys.get_int_max_str_digits``); exact solves of large games reach them.
+    This goes through :mod:`decimal`, which has no such limit, and changes no global state.
+    (Reading such text back: ``int(decimal.Decimal(text))``.)
+
+    >>> exact_digits(-1234)
+    '-1234'
+    >>> text = exact_digits(7**10_000)
+    >>> len(text), text[:5], text[-5:]
+    (8451, '95587', '00001')
+    """
+    n = int(n)
+    try:
+        return str(n)
+    except ValueError:  # over the interpreter's int -> str limit
+        return str(decimal.Decimal(n))
+
+
+def shown_integer(n: int, limit: int = SHOWN_DIGITS) -> str:
+    """``n`` for people: whole up to ``limit`` digits, else its first and last
+    :data:`SHOWN_EDGE` digits and how many there are.
+
+    >>> shown_integer(12345)
+    '12345'
+    >>> shown_integer(3**1000)
+    '13220708194808066368...73102768902855220001 (478 digits)'
+    """
+    text = exact_digits(n)
+    sign, body = ("-", text[1:]) if text.startswith("-") else ("", text)
+    if len(body) <= limit:
+        return text
+    return f"{sign}{body[:SHOWN_EDGE]}...{body[-SHOWN_EDGE:]} ({len(body):,} digits)"
+
 
 def format_value(value, digits: int = 6) -> str:
-    """A cell as text: fractions as ``p/q``, floats to ``digits`` significant figures.
+    """A cell as text: fractions as ``p/q``, floats to ``digits`` significant figures;
+    integers of more than :data:`SHOWN_DIGITS` digits abbreviated (:func:`shown_integer`).
 
     >>> [format_value(v) for v in (Fraction(3, 8), 0.123456789, 1234, None)]
     ['3/8', '0.123457', '1,234', '']
+    >>> format_value(Fraction(1, 3**5000))
+    '1/40389976297871553397...93563136998276100001 (2,386 digits)'
+    >>> format_value(-(10**200))
+    '-10000000000000000000...00000000000000000000 (201 digits)'
     """
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value}"
+        numerator = shown_integer(value.numerator)
+        if value.denominator == 1:
+            return numerator
+        return f"{numerator}/{shown_integer(value.denominator)}"
     if isinstance(value, numbers.Integral):
-        return f"{int(value):,}"
+        value = int(value)
+        return f"{value:,}" if abs(value) < 10**SHOWN_DIGITS else shown_integer(value)
     if isinstance(value, numbers.Real):
         return f"{float(value):.{digits}g}"
     return str(value)

@@ -31,6 +31,20 @@ class ConvergenceError(GameGraphError, RuntimeError):
     """An iterative solve stopped at its iteration cap before reaching the tolerance."""
 
 
+class NonTerminatingGameError(ConvergenceError):
+    """Play from some states would never reach the end of the game, so they have no value.
+
+    Raised by :func:`gamegraph.solve.solve` when no choice of moves ends the game from some
+    states, or when optimal play would keep it going for ever, and by
+    :func:`gamegraph.solve.evaluate` when the given policy never ends it. The message
+    names a few of those states and how many there are; ``states`` holds their numbers.
+    """
+
+    def __init__(self, message, states=()):
+        super().__init__(message)
+        self.states = tuple(states)
+
+
 class OutputError(GameGraphError, OSError):
     """A result could not be written where it was asked to go."""
 

@@ -80,6 +80,7 @@ import scipy.optimize
 import scipy.sparse
 
 from ._checks import check_positive
+from ._memory import check_memory
 from .errors import ConvergenceError, InvalidArgumentError, UnknownNameError
 from .graph import StateGraph, expand_ranges
 from .policy import Policy
@@ -317,6 +318,40 @@ def _check_graph(graph):
         )
 
 
+#: Peak bytes per variable state of an LP handed to HiGHS, and a fixed part: measured
+#: 11 to 17 kB per state on Super Six from 20 to 60 pegs (benchmarks/bench_memory.py).
+LP_BYTES_PER_STATE = 20_000
+LP_BYTES_FIXED = 4 * 2**20
+
+
+def estimate_bytes(graph: StateGraph, *, kind: str = "lp", split: str = "levels") -> int:
+    """Rough peak memory of :func:`lp_relaxation` (``kind="lp"``) or :func:`milp`
+    (``kind="milp"``) on ``graph``: per state of the largest program, 20 kB for the LP,
+    twice that for the MILP (its binaries double the matrix; not calibrated).
+
+    >>> from gamegraph import build
+    >>> from gamegraph.games.supersix import SuperSix
+    >>> estimate_bytes(build(SuperSix(pegs=40))) // 2**20
+    82
+    """
+    live = ~graph.terminal
+    if kind == "lp" or split == "none":
+        largest = int(live.sum())
+    else:
+        largest = max((int(live[level].sum()) for level in graph.condensation.levels), default=0)
+    per_state = LP_BYTES_PER_STATE * (1 if kind == "lp" else 2)
+    return LP_BYTES_FIXED + per_state * largest
+
+
+def _check_program_memory(graph, kind, split="levels"):
+    check_memory(
+        estimate_bytes(graph, kind=kind, split=split),
+        f"the {'LP' if kind == 'lp' else 'MILP'} of {getattr(graph.rules, 'name', 'the game')} "
+        f"({graph.n_states:,} states)",
+        "take a smaller game",
+    )
+
+
 # ---------------------------------------------------------------------------
 # The two programs
 # ---------------------------------------------------------------------------
@@ -372,6 +407,7 @@ def milp(
         time_limit = check_positive(time_limit, "time_limit (seconds)")
     if split not in SPLITS:
         raise UnknownNameError("split", split, SPLITS)
+    _check_program_memory(graph, "milp", split)
     started = time.perf_counter()
     values = graph.terminal_value.astype(np.float64)
     choice = np.where(np.diff(graph.option_ptr) > 0, 0, -1).astype(np.int32)
@@ -501,6 +537,7 @@ def lp_relaxation(graph: StateGraph) -> LPRelaxation:
     (True, True)
     """
     _check_graph(graph)
+    _check_program_memory(graph, "lp")
     started = time.perf_counter()
     values = graph.terminal_value.astype(np.float64)
     program = _Program(graph, np.flatnonzero(~graph.terminal), values)

@@ -27,8 +27,10 @@ class Option(NamedTuple):
         The state the choice leads to.
     move : int
         A small integer naming the move (a cell flipped, a piece moved); -1 if unnamed.
+        It must fit in 32 bits.
     passes : bool
-        True when the turn passes to the other side after this choice.
+        True when the turn passes to the other side after this choice: a real bool
+        (:func:`gamegraph.build` refuses ``"no"``, 0 or 1).
     """
 
     target: Hashable
@@ -37,7 +39,13 @@ class Option(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """One result of a throw: its exact probability and the options it offers, in order."""
+    """One result of a throw: its exact probability and the options it offers, in order.
+
+    ``probability`` is an int, Fraction or finite float in (0, 1] (a float is taken at its
+    exact binary value), and a state's probabilities sum to exactly 1; ``options`` is a
+    tuple of :class:`Option`, empty when the mover is stuck. :func:`gamegraph.build` checks
+    both and raises :class:`~gamegraph.errors.InvalidRulesError` naming the state.
+    """
 
     probability: Fraction
     options: tuple[Option, ...]
@@ -73,7 +81,9 @@ class Rules(ABC):
 
     @abstractmethod
     def terminal_value(self, state) -> Fraction | None:
-        """The value of a terminal state for the player to move there; None if the game goes on."""
+        """The value (in [0, 1]) of a terminal state for the player to move there; None if the
+        game goes on.
+        """
 
     @abstractmethod
     def outcomes(self, state) -> Sequence[Outcome]:

@@ -35,8 +35,12 @@ class SimulationResult:
     throws : int
         Throws made in all games together.
     unfinished : int
-        Games still going after ``max_throws`` throws (counted as not won).
+        Games still going after ``max_throws`` throws: neither won nor lost, they are left
+        out of :attr:`estimate` and :meth:`interval` (see :attr:`note`).
     seconds : float
+    seed : int or None
+    max_throws : int or None
+        The cap on throws per game the games were played with.
     """
 
     games: int
@@ -45,18 +49,44 @@ class SimulationResult:
     unfinished: int
     seconds: float
     seed: int | None
+    max_throws: int | None = None
+
+    @property
+    def finished(self) -> int:
+        """Games that reached the end within ``max_throws`` throws."""
+        return self.games - self.unfinished
 
     @property
     def estimate(self) -> float:
-        return self.wins / self.games
+        """The first player's win rate over the finished games (nan if none finished)."""
+        return self.wins / self.finished if self.finished else float("nan")
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """Wilson score interval for the win probability.
+        """Wilson score interval for the win probability, over the finished games.
+
+        (0, 1) when no game finished.
 
         >>> [round(x, 4) for x in SimulationResult(100, 50, 0, 0, 0.0, 1).interval()]
         [0.4038, 0.5962]
+        >>> SimulationResult(100, 0, 10**7, 100, 0.0, 1, max_throws=100_000).interval()
+        (0.0, 1.0)
         """
-        return wilson_interval(self.wins, self.games, confidence)
+        if not self.finished:
+            return (0.0, 1.0)
+        return wilson_interval(self.wins, self.finished, confidence)
+
+    @property
+    def note(self) -> str:
+        """'' when every game finished, else the sentence the command line prints.
+
+        >>> SimulationResult(100, 0, 10**7, 100, 0.0, 1, max_throws=100_000).note
+        '100 games did not finish within 100,000 throws (left out of the estimate)'
+        """
+        if not self.unfinished:
+            return ""
+        within = f" within {self.max_throws:,} throws" if self.max_throws is not None else ""
+        games = "game" if self.unfinished == 1 else "games"
+        return f"{self.unfinished:,} {games} did not finish{within} (left out of the estimate)"
 
 
 def simulate(
@@ -75,6 +105,9 @@ def simulate(
 
     Parameters
     ----------
+    max_throws : int
+        Stop a game after this many throws; such games are counted as unfinished
+        (``SimulationResult.unfinished``), never as won or lost.
     progress : bool, None or callable
         A bar on stderr advanced after each batch: None shows it when stderr is a
         terminal, True always, False never. A callable is called as
@@ -132,6 +165,7 @@ def simulate(
         unfinished=unfinished,
         seconds=time.perf_counter() - started,
         seed=seed,
+        max_throws=max_throws,
     )
 
 

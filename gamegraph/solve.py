@@ -40,10 +40,11 @@ from ._checks import check_int, check_positive
 from ._progress import progress_bar
 from ._tables import Table
 from ._threads import limit_blas
-from .errors import ConvergenceError, UnknownNameError
+from .errors import ConvergenceError, NonTerminatingGameError, UnknownNameError
 from .graph import StateGraph, expand_ranges
 from .linear import solve_sparse
 from .policy import Policy
+from .structure import can_end, ending_choice, name_states, sure_to_end
 from .values import first_best, passing_value
 
 METHODS = ("policy", "value")
@@ -266,6 +267,18 @@ class _Solver:
             choice[block.alive] = first_best(q, block.alive_starts, tol=self.tol)
         return choice
 
+    def ending(self, block, choice):
+        """``choice`` (local, per outcome of the block) changed, where it would never end the
+        game, to options as good as the best (within ``tol``) that do end it; returns it
+        unchanged where no such option exists (the caller's checks report those states).
+        """
+        q = self.option_values(block)
+        best = self._zeros(len(block.outcomes))
+        if len(block.alive_starts):
+            best[block.alive] = np.maximum.reduceat(q, block.alive_starts)
+        allowed = np.asarray(q >= best[block.option_owner] - self.tol, dtype=bool)
+        return ending_choice(self.graph, allowed, choice, block.states)[0]
+
     def _zeros(self, size):
         if self.scale is not None:
             return (
@@ -328,10 +341,14 @@ class _Solver:
         for rounds in range(1, self.max_iter + 1):  # noqa: B007 (read after the loop)
             if method == "policy":
                 try:
-                    self.evaluate_block(block, self.greedy(block))
+                    try:
+                        self.evaluate_block(block, self.greedy(block))
+                    except ConvergenceError:
+                        # A choice that can loop forever (a tie with a stalling move) makes
+                        # the system singular: take equally good moves that end the game.
+                        self.evaluate_block(block, self.ending(block, self.greedy(block)))
                 except ConvergenceError:
-                    # A greedy choice that can loop forever (a tie with a stalling move)
-                    # makes the system singular; plain value iteration still converges.
+                    # No such moves: plain value iteration still converges.
                     method = "value"
             new = self.backup(block)
             residual = float(np.max(np.abs(new - self.values[block.states])))
@@ -350,7 +367,10 @@ class _Solver:
         approx = _Solver(self.graph, False, None, 1e-12, self.max_iter, "policy")
         approx.values = np.array([float(v) for v in self.values], dtype=np.float64)
         approx.solve_cyclic(block)
-        choice = approx.greedy(block)
+        choice = approx.ending(block, approx.greedy(block))
+        fine = sure_to_end(self.graph, choice, block.states)
+        if not fine.all():
+            raise _stalling(self.graph, block.states[~fine], block.states)
         for rounds in range(1, self.max_iter + 1):  # noqa: B007 (read after the loop)
             self.evaluate_block(block, choice)
             improved = self.greedy(block)
@@ -359,7 +379,7 @@ class _Solver:
             better = q[block.option_local == improved[block.option_owner]]
             if all(better[i] <= current[i] for i in range(len(current))):
                 break
-            choice = improved
+            choice = self.ending(block, improved)
         else:
             raise ConvergenceError(
                 f"exact policy iteration did not settle in {self.max_iter} rounds"
@@ -419,11 +439,137 @@ def _run(solver, progress, what):
         return solver.run(bar)
 
 
+def _cyclic(graph):
+    """The states in cyclic components (the only place play can go on for ever), and the
+    numbers of their outcomes.
+    """
+    c = graph.condensation
+    in_cycle = c.cyclic[c.component]
+    if in_cycle.any() and (in_cycle | graph.terminal).all():  # the whole graph: no copies
+        return np.arange(graph.n_states), np.arange(graph.n_outcomes)
+    states = np.flatnonzero(in_cycle)
+    return states, expand_ranges(graph.outcome_ptr[states], graph.outcome_ptr[states + 1])
+
+
+def _game(graph):
+    return getattr(graph.rules, "name", "game")
+
+
+def _check_can_end(graph, states=None):
+    """Raise NonTerminatingGameError if no choice of moves ends the game from some states
+    (of ``states``, default: every state in a cycle).
+    """
+    if states is None:
+        states, _ = _cyclic(graph)
+    if len(states):
+        ok, _ = can_end(graph, states=states)
+        if not ok.all():
+            bad = states[~ok]
+            raise NonTerminatingGameError(
+                f"{_game(graph)}: the game cannot end from {name_states(graph, bad)} "
+                "whatever the players choose (every move leads back into play that never "
+                "reaches the end of the game), so there is no value to compute; give the "
+                "rules a way to end from there (a terminal state, or a limit on turns)",
+                bad,
+            )
+
+
+def _ending_policy(graph, solver):
+    """The solver's optimal choices, with any choice that would keep the game going for ever
+    replaced by an equally good one that ends it; NonTerminatingGameError if there is none.
+    """
+    states, outcomes = _cyclic(graph)
+    if not len(states):
+        return solver.choice
+    local = solver.choice[outcomes]
+    if sure_to_end(graph, local, states).all():
+        return solver.choice
+    repaired = solver.ending(_Block(graph, states), local)
+    fine = sure_to_end(graph, repaired, states)
+    if not fine.all():
+        raise _stalling(graph, states[~fine], states)
+    choice = solver.choice.copy()
+    choice[outcomes] = repaired
+    return choice
+
+
+def _stalling(graph, bad, states):
+    """The error for states where the best moves never end the game (``bad``, among
+    ``states``); the plainer one if no move at all could end it from some of them.
+    """
+    _check_can_end(graph, states)
+    return NonTerminatingGameError(
+        f"{_game(graph)}: optimal play would never reach the end of the game from "
+        f"{name_states(graph, bad)}: there every best move keeps the game going for "
+        "ever (stalling beats every move that ends it), and a game that never ends has "
+        "no value; give endless play an outcome in the rules (a move to a terminal "
+        "state with the value you mean, or a limit on turns)",
+        bad,
+    )
+
+
+def _check_policy_ends(graph, policy):
+    """Raise NonTerminatingGameError if ``policy`` never ends the game from some states."""
+    states, outcomes = _cyclic(graph)
+    if len(states):
+        fine = sure_to_end(graph, policy.choice[outcomes], states)
+        if not fine.all():
+            bad = states[~fine]
+            raise NonTerminatingGameError(
+                f"{_game(graph)}: under policy {policy.name!r} play from "
+                f"{name_states(graph, bad)} would never reach the end of the game, so it "
+                "has no value",
+                bad,
+            )
+
+
 def _check(tol, max_iter, method):
     if method not in METHODS:
         raise UnknownNameError("method", method, METHODS)
     check_int(max_iter, "max_iter", low=1)
     check_positive(tol, "tol")
+
+
+def _exact_bytes(graph: StateGraph) -> int:
+    """A conservative estimate of the peak bytes of an exact solve of ``graph``.
+
+    Values are Fractions whose denominators grow level by level: a cyclic component of
+    m states solved with probabilities over D adds up to m * log2(D) bits (Cramer's
+    rule), an acyclic level log2(D). Each value holds a numerator and a denominator of
+    that size; a cyclic block is solved as a dense m x m rational matrix whose entries
+    grow as large (counted twice, to be safe), and 24 MiB go to the float solve that
+    seeds the exact one. Measured peak (benchmarks/bench_memory.py) against estimate:
+    Super Six 20 pegs 22 / 32 MiB, 30 pegs 30 / 69 MiB, 40 pegs 66 / 180 MiB; Ur finkel
+    2 grew past 5.6 GiB in 300 s without finishing (estimate 12 GiB).
+
+    >>> from gamegraph import build
+    >>> from gamegraph.games.supersix import SuperSix
+    >>> _exact_bytes(build(SuperSix(pegs=20))) < _exact_bytes(build(SuperSix(pegs=40)))
+    True
+    """
+    condensation = graph.condensation
+    sizes = np.bincount(condensation.component)
+    step = max(int(graph.denominator).bit_length(), 1)
+    bits = max([v.denominator.bit_length() for v in graph.terminal_exact.values()] or [1])
+    block = 0
+    for level in condensation.levels:
+        components = np.unique(condensation.component[level])
+        cyclic = components[condensation.cyclic[components]]
+        m = int(sizes[cyclic].max()) if len(cyclic) else 0
+        bits += step * max(m, 1)
+        block = max(block, 2 * m * m * (bits // 8 + 64))
+    return graph.n_states * (2 * bits // 8 + 200) + block + 24 * 2**20
+
+
+def _check_exact_memory(graph: StateGraph) -> None:
+    """Refuse an exact solve whose Fractions would not fit in the memory available."""
+    from ._memory import check_memory
+
+    check_memory(
+        _exact_bytes(graph),
+        f"an exact solve of {getattr(graph.rules, 'name', 'the game')} ({graph.n_states:,} states)",
+        "drop exact=True for floats, or take a smaller game",
+    )
 
 
 def solve(
@@ -467,10 +613,17 @@ def solve(
     Fraction(14103327415, 176319369216)
     """
     _check(tol, max_iter, method)
+    if exact:
+        _check_exact_memory(graph)
     with limit_blas(blas_threads):
         solver = _Solver(graph, exact, None, tol, max_iter, method)
-        residual = _run(solver, progress, "solving")
-    policy = Policy(choice=solver.choice.astype(np.int32), name="optimal")
+        try:
+            residual = _run(solver, progress, "solving")
+        except ConvergenceError:
+            _check_can_end(graph)  # the plainer cause, if it is one
+            raise
+        choice = _ending_policy(graph, solver)
+    policy = Policy(choice=choice.astype(np.int32), name="optimal")
     return Solution(graph, solver.exact_values(), policy, exact, solver.iterations, residual)
 
 
@@ -508,6 +661,7 @@ def evaluate(
     Fraction(660001525, 8264970432)
     """
     policy.check(graph)
+    _check_policy_ends(graph, policy)
     with limit_blas(blas_threads):
         solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
         residual = _run(solver, progress, "evaluating")

@@ -10,7 +10,7 @@ import pytest
 
 import gamegraph._files as output
 from gamegraph._files import check_output, write_atomic
-from gamegraph.errors import GameGraphError, OutputError, UnknownNameError
+from gamegraph.errors import GameGraphError, InvalidArgumentError, OutputError, UnknownNameError
 
 ACCEPTED = (".png", ".svg", ".dot")
 
@@ -78,7 +78,9 @@ def test_write_atomic_text_and_bytes(tmp_path):
     write_atomic(tmp_path / "b.png", data)
     assert (tmp_path / "b.png").read_bytes() == data
     assert sorted(os.listdir(tmp_path)) == ["b.png", "t.dot"]  # no temporary files
-    assert stat.S_IMODE(text.stat().st_mode) == 0o644  # not mkstemp's 0o600
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE(text.stat().st_mode) == 0o666 & ~mask  # not mkstemp's 0o600
 
 
 def test_write_atomic_overwrites(tmp_path):
@@ -128,3 +130,79 @@ def test_write_atomic_into_a_missing_folder(tmp_path):
     with pytest.raises(OutputError, match="cannot write"):
         write_atomic(tmp_path / "missing" / "a.png", b"x")
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "path, error, message",
+    [
+        ("", OutputError, "cannot write '': the output path is empty"),
+        ("a\0b.png", OutputError, "cannot write 'a\\x00b.png': a path cannot hold a NUL"),
+        ("\ud800.png", OutputError, "the name cannot be encoded for the filesystem"),
+        ("x/" * 2100 + "a.png", OutputError, "the path is 4205 bytes long; at most 4095 work"),
+        (" a.png", None, None),  # legal, if unwise
+        (12, InvalidArgumentError, "an output path must be a str or os.PathLike, not int"),
+    ],
+)
+def test_hostile_paths(tmp_path, monkeypatch, path, error, message):
+    monkeypatch.chdir(tmp_path)
+    if error is None:
+        assert check_output(path, ACCEPTED) == (Path(path), ".png")
+    else:
+        with pytest.raises(error) as raised:
+            check_output(path, ACCEPTED)
+        assert message in str(raised.value)
+    assert os.listdir(tmp_path) == []
+
+
+def test_long_names_are_refused_by_their_folders_limit(tmp_path):
+    limit = os.pathconf(tmp_path, "PC_NAME_MAX")
+    fits = tmp_path / ("x" * (limit - 4) + ".png")
+    assert check_output(fits, ACCEPTED)[1] == ".png"
+    write_atomic(fits, b"x")  # the temporary's name is short, whatever the target's
+    assert os.listdir(tmp_path) == [fits.name]
+    with pytest.raises(OutputError, match=f"is {limit + 1} bytes long; .* at most {limit}"):
+        check_output(tmp_path / ("x" * (limit - 3) + ".png"), ACCEPTED)
+    accented = "é" * ((limit - 3) // 2) + ".png"  # fewer letters than the limit, more bytes
+    assert len(accented) < limit < len(accented.encode())
+    with pytest.raises(OutputError, match=f"is {len(accented.encode())} bytes long"):
+        check_output(tmp_path / accented, ACCEPTED)
+    with pytest.raises(OutputError, match="File name too long"):  # a folder's name too
+        check_output(tmp_path / ("x" * (limit + 1)) / "a.png", ACCEPTED)
+
+
+def test_temporary_file_is_short_and_in_the_same_folder(tmp_path, monkeypatch):
+    seen = []
+
+    def spy(stream, data):
+        seen.extend(os.listdir(tmp_path))
+        stream.write(data)
+
+    monkeypatch.setattr(output, "_write_payload", spy)
+    write_atomic(tmp_path / ("y" * 200 + ".png"), b"x")
+    (temporary,) = seen
+    assert temporary.startswith(output.TEMPORARY_PREFIX) and temporary.endswith(".tmp")
+    assert len(temporary) < 30
+    assert os.listdir(tmp_path) == ["y" * 200 + ".png"]
+
+
+def test_signal_guards_nest_and_restore_the_handlers():
+    import signal
+
+    before = {number: signal.getsignal(number) for number in output.GUARDED_SIGNALS}
+    with output.cleanup_on_signals():
+        inner = signal.getsignal(signal.SIGTERM)
+        assert inner is not before[signal.SIGTERM]
+        with output.cleanup_on_signals():
+            assert signal.getsignal(signal.SIGTERM) is inner  # the outer guard stays
+    assert {number: signal.getsignal(number) for number in before} == before
+
+
+def test_ignored_signals_stay_ignored(tmp_path):
+    import signal
+
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with output.cleanup_on_signals():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, old)

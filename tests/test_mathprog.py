@@ -217,8 +217,13 @@ def test_bad_arguments_are_rejected():
     for function in (milp, lp_relaxation):
         with pytest.raises(InvalidArgumentError, match="StateGraph"):
             function("not a graph")
+        # build refuses a terminal value of 2 itself; a graph changed after building
+        # still meets mathprog's own range check.
+        graph = build(_Prize(F(1, 2)))
+        end = graph.state_number("end")
+        graph.terminal_value[end], graph.terminal_exact[end] = 2.0, F(2)
         with pytest.raises(InvalidArgumentError, match=r"\[0, 1\]"):
-            function(build(_Prize(2)))
+            function(graph)
     with pytest.raises(InvalidArgumentError, match="one number per state"):
         option_values(build(SuperSix(pegs=4)), [0.5])
 

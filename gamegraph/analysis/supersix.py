@@ -36,7 +36,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._extras import require
-from .._tables import Table
+from .._tables import Table, exact_digits, format_value
 from ..build import build
 from ..errors import UnknownNameError
 from ..games.supersix import RULESETS, DecisionTable, SuperSix, decision_table, strategy_string
@@ -81,10 +81,17 @@ def start_values(table, totals, rules: str) -> dict:
 
 
 def _number(value, exact: bool):
-    """A probability for JSON: ``"p/q"`` when exact, a float otherwise."""
+    """A probability for JSON: ``"p/q"`` when exact (every digit, however many), a float
+    otherwise.
+
+    >>> _number(Fraction(36, 41), True), _number(Fraction(36, 41), False)
+    ('36/41', 0.8780487804878049)
+    >>> len(_number(Fraction(1, 3**10_000), True))
+    4774
+    """
     if exact:
         value = Fraction(value)
-        return f"{value.numerator}/{value.denominator}"
+        return f"{exact_digits(value.numerator)}/{exact_digits(value.denominator)}"
     return float(value)
 
 
@@ -253,7 +260,7 @@ class SuperSixSolve:
 
     def __repr__(self) -> str:
         start = self.start_value
-        shown = str(start) if self.exact else f"{float(start):.6f}"
+        shown = format_value(start) if self.exact else f"{float(start):.6f}"
         return (
             f"<SuperSixSolve {self._title()[11:]}: {self.positions:,} positions, "
             f"start value {shown}, {self.rolls:,} roll / {self.stops:,} stop>"

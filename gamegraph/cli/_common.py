@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 
 from .._checks import MAX_GAMES
 
@@ -13,57 +14,184 @@ FORMATS = ("text", "json")
 DEFAULT_SEED = 1
 
 
+#: A command-line argument that starts with one '-' and then anything but a letter or a
+#: second '-' cannot be an option's name: it is a value, such as Ur's empty board ``-/-``.
+_NOT_AN_OPTION = r"-[^-A-Za-z]"
+
+#: The most digits a whole number on the command line may have (Python's ``int`` would
+#: also read thousands, up to its 4,300-digit limit).
+MAX_DIGITS = 18
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage dump) and exit status 2."""
+    """argparse with one-line errors (no usage dump) and exit status 2.
+
+    An argument that starts with ``-`` is a value, not an unknown option, when what follows
+    the ``-`` cannot start an option's name (a letter or ``-``): ``gamegraph ur value -/-``
+    works as typed, with no ``--`` before the position. argparse already treats negative
+    numbers so; this widens its test (``_negative_number_matcher``, consulted only while
+    no option of the parser looks like a negative number, which none of ours does).
+
+    >>> parser = Parser(prog="demo")
+    >>> _ = parser.add_argument("position")
+    >>> _ = parser.add_argument("-q", action="store_true")
+    >>> parser.parse_args(["-/-", "-q"])
+    Namespace(position='-/-', q=True)
+    >>> parser.parse_args(["-+2/4"]).position, parser.parse_args(["-5"]).position
+    ('-+2/4', '-5')
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        negative_number = self._negative_number_matcher.pattern
+        self._negative_number_matcher = re.compile(f"(?:{negative_number})|{_NOT_AN_OPTION}")
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut short when long."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number written with the ASCII digits 0-9 (an optional sign,
+    spaces around), or None.
+
+    Python's ``int`` also reads other scripts' digits and underscores; a command line takes
+    neither, nor more than :data:`MAX_DIGITS` digits.
+
+    >>> whole_number("42"), whole_number(" -7 "), whole_number("+3")
+    (42, -7, 3)
+    >>> [whole_number(t) for t in ("\u0663", "\uff13", "1_3", "1.0", "", "1" * 19)]
+    [None, None, None, None, None, None]
+    """
+    text = text.strip(" \t")
+    if not _WHOLE.fullmatch(text) or len(text.lstrip("+-")) > MAX_DIGITS:
+        return None
+    return int(text)
+
+
 def games(text: str) -> int:
-    """A number of games on the command line: 1 to MAX_GAMES, ``1_000``, ``1,000``, ``1e6``."""
+    """A number of games on the command line: 1 to MAX_GAMES, ``1_000``, ``1,000``, ``1e6``
+    (ASCII digits only).
+
+    >>> games("1_000"), games("1,000"), games("1e6")
+    (1000, 1000, 1000000)
+    >>> try:
+    ...     games("\uff11\uff10")
+    ... except argparse.ArgumentTypeError as error:
+    ...     print(str(error).partition(";")[0])
+    '１０' is not a whole number of games (1 to 1,000,000,000
+    """
     cleaned = text.replace("_", "").replace(",", "")
-    try:
-        value = int(cleaned)
-    except ValueError:
-        try:
-            value = float(cleaned)
-        except ValueError:
-            value = None
-        if value is None or not math.isfinite(value) or value != int(value):
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is not a whole number of games (1 to {MAX_GAMES:,})"
-            ) from None
-        value = int(value)
+    value = None
+    if text.isascii():
+        value = whole_number(cleaned)
+        if value is None and len(cleaned) <= 40:
+            try:
+                number = float(cleaned)
+            except ValueError:
+                number = math.nan
+            if math.isfinite(number) and number == int(number):
+                value = int(number)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} is not a whole number of games (1 to {MAX_GAMES:,}; digits 0-9, "
+            "with 1,000 or 1_000 or 1e6 also accepted)"
+        )
     if not 1 <= value <= MAX_GAMES:
         raise argparse.ArgumentTypeError(f"{text} games: accepted 1 to {MAX_GAMES:,}")
     return value
 
 
-def whole(low: int, what: str):
-    """An argparse type: a whole number of ``what``, at least ``low``."""
+def whole(low: int, what: str, high: int | None = None):
+    """An argparse type: a whole number of ``what`` (ASCII digits), from ``low`` to ``high``
+    (no upper bound when None), with one message for every number out of range.
+
+    >>> paths = whole(1, "paths", high=1000)
+    >>> paths("12")
+    12
+    >>> for text in ("0", "100000000", "\u0661\u0662", "1_2"):
+    ...     try:
+    ...         paths(text)
+    ...     except argparse.ArgumentTypeError as error:
+    ...         print(error)
+    0 paths: accepted 1 to 1000
+    100000000 paths: accepted 1 to 1000
+    '١٢' is not a whole number of paths (digits 0-9): accepted 1 to 1000
+    '1_2' is not a whole number of paths (digits 0-9): accepted 1 to 1000
+    """
+    accepted = f"{low} or more" if high is None else f"{low} to {high}"
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {what}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{text} {what}: accepted {low} or more")
+        value = whole_number(text)
+        if value is None:
+            if _WHOLE.fullmatch(text.strip(" \t")):  # only too long
+                raise argparse.ArgumentTypeError(
+                    f"{_shown(text)} {what}: accepted {accepted}, at most {MAX_DIGITS} digits"
+                )
+            raise argparse.ArgumentTypeError(
+                f"{_shown(text)} is not a whole number of {what} (digits 0-9): accepted {accepted}"
+            )
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text.strip()} {what}: accepted {accepted}")
         return value
 
     return parse
 
 
-def seed(text: str) -> int:
-    """A random seed on the command line: a whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"seed {text}: accepted a whole number >= 0")
+def integer(text: str) -> int:
+    """An argparse type: any whole number written with the digits 0-9 (checked later)."""
+    value = whole_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} is not a whole number (digits 0-9, at most {MAX_DIGITS})"
+        )
     return value
+
+
+def seed(text: str) -> int:
+    """A random seed on the command line: a whole number >= 0 (digits 0-9)."""
+    value = whole_number(text)
+    if value is None or value < 0:
+        raise argparse.ArgumentTypeError(
+            f"seed {_shown(text)}: accepted a whole number >= 0 (digits 0-9, at most {MAX_DIGITS})"
+        )
+    return value
+
+
+def probability(text: str) -> float:
+    """A probability on the command line: a decimal number in (0, 1] written with the
+    digits 0-9 (``0.02``, ``.5``, ``1``, ``2e-3``).
+
+    >>> probability("0.02"), probability(".5"), probability("2e-3")
+    (0.02, 0.5, 0.002)
+    """
+    value = decimal_number(text)
+    if value is None or not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} is not a probability in (0, 1] (a decimal number such as 0.02)"
+        )
+    return value
+
+
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,3})?")
+
+
+def decimal_number(text: str) -> float | None:
+    """``text`` as a decimal number written with the ASCII digits 0-9 (``0.02``, ``.5``,
+    ``2e-3``, spaces around), or None: not ``nan``, ``inf``, ``1_0`` or other scripts' digits,
+    which Python's ``float`` reads.
+
+    >>> decimal_number("0.25"), decimal_number("-1"), decimal_number("\u0660.5")
+    (0.25, -1.0, None)
+    """
+    text = text.strip(" \t")
+    return float(text) if _DECIMAL.fullmatch(text) else None
 
 
 def add_seed(parser) -> None:

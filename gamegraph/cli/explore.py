@@ -15,7 +15,7 @@ import time
 
 from .._progress import wanted
 from ..errors import InvalidArgumentError, UnknownNameError
-from ._common import add_quiet, whole
+from ._common import add_quiet, decimal_number, integer, whole
 
 GAMES = ("jackpot", "supersix", "ur")
 #: Super Six's default size: 84 states, a page that reads at a glance.
@@ -66,7 +66,7 @@ def add_explore(commands, game: str) -> None:
 
         parser.add_argument(
             "--pieces",
-            type=int,
+            type=integer,  # digits 0-9; choices gives the one message for the rest
             choices=UR_PIECES,
             default=1,
             help=f"pieces per side (default 1; with 2, only states reached with at least "
@@ -91,11 +91,8 @@ def add_explore(commands, game: str) -> None:
 
 
 def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1:
+    value = decimal_number(text)  # ASCII digits only
+    if value is None or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"{text!r}: accepted a number from 0 to 1")
     return value
 

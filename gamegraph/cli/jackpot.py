@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from .._checks import MAX_GAMES
-from ._common import FORMATS, Parser, add_quiet, add_seed, games
+from ._common import FORMATS, Parser, add_quiet, add_seed, games, probability, whole
 from .report import add_report_command
 
 
@@ -44,7 +44,7 @@ def add_commands(subparsers) -> None:
     add_quiet(simulate)
     simulate.set_defaults(run=_simulate)
 
-    from ._common import whole
+    from ..analysis.pruning import MAX_PATHS
 
     graph = commands.add_parser("graph", help="draw an agent's game graph (DOT, PNG, SVG, PDF)")
     graph.add_argument("--agent", choices=agents, default="hilo")
@@ -83,11 +83,14 @@ def add_commands(subparsers) -> None:
         "--diff", action="store_true", help="the same as --view diff (kept for old scripts)"
     )
     graph.add_argument(
-        "--paths", type=whole(1, "paths"), default=None, help="likely: how many games (default 10)"
+        "--paths",
+        type=whole(1, "paths", high=MAX_PATHS),
+        default=None,
+        help=f"likely: how many games, 1 to {MAX_PATHS} (default 10)",
     )
     graph.add_argument(
         "--min-reach",
-        type=_probability,
+        type=probability,
         default=None,
         metavar="P",
         help="threshold: the least reach probability drawn, in (0, 1] (default 0.02)",
@@ -101,9 +104,9 @@ def add_commands(subparsers) -> None:
     )
     graph.add_argument(
         "--depth",
-        type=whole(1, "moves"),
+        type=whole(1, "moves", high=MAX_DEPTH),
         default=None,
-        help="around: moves drawn before and after the position (default 2)",
+        help=f"around: moves drawn before and after the position, 1 to {MAX_DEPTH} (default 2)",
     )
     graph.set_defaults(run=_graph)
 
@@ -191,6 +194,7 @@ def _simulate(args, out):
             "games": result.games,
             "seed": args.seed,
             "wins": result.wins,
+            "unfinished": result.unfinished,
             "estimate": result.estimate,
             "interval95": [low, high],
             "exact": f"{exact.numerator}/{exact.denominator}",
@@ -207,35 +211,27 @@ def _simulate(args, out):
         f"seed {args.seed}; {result.seconds:.2f} s, "
         f"{result.games / max(result.seconds, 1e-9):,.0f} games/s\n"
     )
+    if result.unfinished:
+        out.write(f"{result.note}\n")
 
 
 GRAPH_VIEWS = ("full", "likely", "threshold", "around", "diff")
-
-
-def _probability(text: str) -> float:
-    """A probability on the command line: a number in (0, 1]."""
-    import argparse
-
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value <= 1:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"{text!r} is not a probability in (0, 1]")
-    return value
+#: The most moves `graph --view around --depth` draws on each side of the position.
+MAX_DEPTH = 50
 
 
 def _position(text: str, rules) -> int:
     """A Jackpot position from the cells still open (``2579``, ``'2 5 7 9'``, ``2,5,7,9``),
-    or START / WIN.
+    or START / WIN: ASCII only (Python's ``int`` and ``upper`` would also read other
+    scripts' digits, and ``'ſtart'.upper()`` is ``'START'``).
     """
     from ..errors import InvalidArgumentError
 
-    name = text.strip().upper()
+    name = text.strip().upper() if text.isascii() else ""
     if name in ("START", "WIN"):
         return 0 if name == "START" else rules.full
-    digits = name.replace(",", " ").split()
-    cells = [int(c) for c in "".join(digits)] if "".join(digits).isdigit() else None
+    digits = "".join(name.replace(",", " ").split())
+    cells = [int(c) for c in digits] if digits.isdigit() else None
     if not cells or len(set(cells)) != len(cells) or not all(1 <= c <= rules.cells for c in cells):
         raise InvalidArgumentError(
             f"--around {text!r}: expected the cells still open, each of 1 to {rules.cells} "
@@ -246,7 +242,6 @@ def _position(text: str, rules) -> int:
 
 def _check_view_options(args) -> str:
     """The view asked for, after checking that its options go with it (before any work)."""
-    from ..analysis.pruning import MAX_PATHS
     from ..errors import InvalidArgumentError
 
     view = "diff" if args.diff else args.view
@@ -259,10 +254,6 @@ def _check_view_options(args) -> str:
             raise InvalidArgumentError(f"{flag} goes with --view {owner}, not --view {view}")
     if view == "around" and args.around is None:
         raise InvalidArgumentError("--view around needs --around POSITION (e.g. --around 2579)")
-    if args.paths is not None and args.paths > MAX_PATHS:
-        raise InvalidArgumentError(f"--paths {args.paths}: accepted 1 to {MAX_PATHS}")
-    if args.depth is not None and args.depth > 50:
-        raise InvalidArgumentError(f"--depth {args.depth}: accepted 1 to 50")
     texts = [flag for flag, on in (("--weights", args.weights), ("--reach", args.reach)) if on]
     if view == "diff" and (texts or args.style != "layers"):
         given = texts + (["--style"] if args.style != "layers" else [])

@@ -7,12 +7,12 @@ Each game has its own commands: ``gamegraph jackpot --help``, ``gamegraph supers
 from __future__ import annotations
 
 import argparse
-import os
+import errno
 import sys
 
 from .. import __version__
 from ..errors import GameGraphError
-from . import gallery, jackpot, supersix, ur
+from . import _output, gallery, jackpot, supersix, ur
 from ._common import Parser
 
 
@@ -34,21 +34,64 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None, out=None) -> int:
-    """Run the command line; returns the exit status."""
-    out = out or sys.stdout
+    """Run the command line; returns the exit status.
+
+    ``out`` is where the command writes (default: standard output). Whatever happens to that
+    stream, the command ends without a traceback (:mod:`gamegraph.cli._output`): a reader
+    that went away ends it quietly with status 1; a full, closed or failing stdout with
+    one line on stderr and status 1. A closed or full stderr never stops it.
+    """
+    standalone = out is None
+    stdout, stderr = sys.stdout, sys.stderr
+    if standalone:
+        closed = _output.occupy_closed_descriptors()
+        out = None if 1 in closed else stdout
+    out = _output.Output(out)
+    if standalone:  # argparse's --help and --version, and any stray print(), go through it too
+        sys.stdout = out
+    sys.stderr = _output.Forgiving(stderr)
+    try:
+        return _run(argv, out)
+    except _output.StdoutFailed as failure:
+        if standalone:
+            _output.silence(1)  # the interpreter's last flush must not fail again
+        if failure.broken_pipe:
+            # The reader went away (``gamegraph ... | head``): stop quietly, as other tools do.
+            return _output.BROKEN_PIPE_STATUS
+        sys.stderr.write(failure.message)
+        return _output.WRITE_ERROR_STATUS
+    finally:
+        if standalone:
+            try:
+                stderr.flush()
+            except (AttributeError, OSError, ValueError):
+                _output.silence(2)
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _run(argv, out: _output.Output) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit:
+        out.flush()  # --help and --version wrote to stdout: fail here, not at exit
+        raise
+    if out.closed:  # ``>&-``: the command could not say what it did; refuse before the work
+        raise _output.StdoutFailed(errno.EBADF)
     try:
         args.run(args, out)
+        out.flush()
     except GameGraphError as error:
         sys.stderr.write(f"gamegraph: error: {error}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("gamegraph: interrupted\n")
         return 130
-    except BrokenPipeError:
-        # The reader went away (``gamegraph ... | head``): stop quietly, as other tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    except MemoryError:
+        # The guards estimate memory before the work (gamegraph._memory), but other programs
+        # can take it meanwhile, and a user's game may not know its size in advance.
+        sys.stderr.write(
+            "gamegraph: error: ran out of memory; try a smaller game or free some memory\n"
+        )
         return 1
     return 0

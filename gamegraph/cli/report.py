@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 
-from ._common import add_quiet, add_seed, games, whole
+from ._common import add_quiet, add_seed, games, whole, whole_number
 
 #: The games that have a report.
 GAMES = ("jackpot", "supersix", "ur")
@@ -80,14 +80,11 @@ def _pieces(high: int):
     import argparse
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
+        value = whole_number(text)  # ASCII digits only
         if value is None or not 1 <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"{text!r}: accepted whole numbers 1 to {high} (more pieces take minutes "
-                "to solve; use `gamegraph ur solve` for those)"
+                f"{text!r}: accepted whole numbers 1 to {high} (digits 0-9; more pieces take "
+                "minutes to solve; use `gamegraph ur solve` for those)"
             )
         return value
 

@@ -9,6 +9,11 @@ from ._common import FORMATS, Parser, add_quiet, whole
 from .report import add_report_command
 
 HEATMAP_DEFAULT_HIGH = 60
+#: The most pegs `supersix lp` takes: HiGHS's time grows with about the square of the
+#: positions, 34 s at 40 pegs here (benchmarks/bench_memory.py), so 100 pegs would take
+#: half an hour.
+LP_MAX_PEGS = 40
+LP_SECONDS_AT_MAX = 34
 
 
 def add_commands(subparsers) -> None:
@@ -107,7 +112,11 @@ def add_commands(subparsers) -> None:
     figure.add_argument("-o", "--output", required=True, help="the figure (.png, .svg or .pdf)")
     figure.set_defaults(run=_map)
 
-    lp = commands.add_parser("lp", help="the blog's LP relaxation: where it fails, and by how much")
+    lp = commands.add_parser(
+        "lp",
+        help="the blog's LP relaxation: where it fails, and by how much "
+        f"(up to {LP_MAX_PEGS} pegs)",
+    )
     size_options(lp)
     lp.add_argument(
         "-o",
@@ -150,6 +159,7 @@ def _rows_json(payload: dict, rows: str) -> str:
 
 
 def _solve(args, out):
+    from .._tables import shown_integer
     from ..analysis.supersix import solve_game
 
     if args.output is not None:
@@ -178,7 +188,7 @@ def _solve(args, out):
         f"(residual {result.solution.residual:.1e})\n"
     )
     shown = (
-        f"{start.numerator}/{start.denominator} = {float(start):.12f}"
+        f"{shown_integer(start.numerator)}/{shown_integer(start.denominator)} = {float(start):.12f}"
         if args.exact
         else f"{float(start):.12f}"
     )
@@ -291,17 +301,33 @@ def _map(args, out):
     out.write(f"wrote {args.output}\n")
 
 
+def _check_lp_size(rules):
+    """Refuse an LP past :data:`LP_MAX_PEGS`, saying roughly how long it would take."""
+    from ..errors import InvalidArgumentError
+    from ..games.supersix import count_states
+
+    if rules.pegs <= LP_MAX_PEGS:
+        return
+    ratio = count_states(rules.pegs) / count_states(LP_MAX_PEGS)
+    minutes = LP_SECONDS_AT_MAX * ratio**2 / 60
+    raise InvalidArgumentError(
+        f"supersix lp takes up to {LP_MAX_PEGS} pegs (about {LP_SECONDS_AT_MAX} s); "
+        f"{rules.pegs} pegs would take roughly {minutes:,.0f} minutes"
+    )
+
+
 def _lp(args, out):
     from ..build import build
     from ..games.supersix import by_position
     from ..mathprog import lp_relaxation
 
-    if args.output:
+    if args.output is not None:
         from .._files import check_output
         from ..renderers.figures import EXTENSIONS
 
         check_output(args.output, EXTENSIONS)
     rules = _rules(args)
+    _check_lp_size(rules)
     graph = build(rules, progress=args.progress)
     relaxation = lp_relaxation(graph)
     b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
@@ -315,7 +341,7 @@ def _lp(args, out):
         f"positions off by more than 1e-6: {int(wrong.sum())} of {len(error)}; "
         f"by pegs on the lid: {[int((wrong & (b == lid)).sum()) for lid in range(6)]}\n"
     )
-    if args.output:
+    if args.output is not None:
         from ..renderers.supersix_maps import relative_error_maps
 
         relative_error_maps(

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 
+from .._tables import exact_digits, format_value
 from ..errors import InvalidArgumentError
 from .report import add_report_command
 
@@ -27,7 +27,7 @@ def add_commands(subparsers) -> None:
     """Register the ur subcommands on the top-level ``GAME`` subparsers."""
     from ..games.ur import MAX_PIECES, RULESETS
     from ._common import FORMATS as formats
-    from ._common import Parser, add_quiet, add_seed
+    from ._common import Parser, add_quiet, add_seed, integer, whole_number
     from ._common import games as games_count
 
     game = subparsers.add_parser(
@@ -45,12 +45,12 @@ def add_commands(subparsers) -> None:
         from ..games.ur import check_pieces
 
         try:
-            return check_pieces(int(text))
-        except (ValueError, InvalidArgumentError):
+            return check_pieces(whole_number(text))
+        except InvalidArgumentError:
             import argparse
 
             raise argparse.ArgumentTypeError(
-                f"{text!r}: accepted whole numbers 1 to {MAX_PIECES}"
+                f"{text!r}: accepted whole numbers 1 to {MAX_PIECES} (digits 0-9)"
             ) from None
 
     def rules_options(parser, required=True, default_pieces=f"{SOLVE_PIECES}"):
@@ -116,7 +116,7 @@ def add_commands(subparsers) -> None:
         )
         values_options(query, required=True)
         if name == "moves":
-            query.add_argument("--throw", type=int, required=True, help="the throw to move")
+            query.add_argument("--throw", type=integer, required=True, help="the throw to move")
         query.add_argument("--format", choices=formats, default="text")
         add_quiet(query)
         query.set_defaults(run=_value if name == "value" else _moves)
@@ -129,7 +129,7 @@ def add_commands(subparsers) -> None:
     board.add_argument("position", help="as for `ur value`, e.g. '6,8,12/9,10,11'")
     board.add_argument(
         "--throw",
-        type=int,
+        type=integer,
         default=None,
         help="annotate this throw's moves (needs --table or --solve)",
     )
@@ -202,25 +202,34 @@ def _solve_ruleset(args):
 
 
 def _check_memory(ruleset):
-    from .._memory import MEMORY_LIMIT
+    """Refuse a float build and solve that would not fit in the memory available."""
+    from .._memory import check_memory
     from ..games.ur.board import GEOMETRY
     from ..games.ur.counting import count_nonterminal
 
     private, shared = GEOMETRY[ruleset.name]
     positions = count_nonterminal(private, shared, ruleset.pieces)
-    need = positions * BYTES_PER_POSITION
-    if need > MEMORY_LIMIT:
-        raise InvalidArgumentError(
-            f"{ruleset.name} with {ruleset.pieces} pieces has {positions:,} positions; solving "
-            f"needs about {need / 2**30:,.0f} GiB, more than the {MEMORY_LIMIT / 2**30:.0f} GiB "
-            f"allowed (3/4 of this machine's memory); try fewer --pieces"
-        )
+    check_memory(
+        positions * BYTES_PER_POSITION,
+        f"solving {ruleset.name} with {ruleset.pieces} pieces ({positions:,} positions)",
+        "try fewer --pieces",
+    )
 
 
 def _say(text):
     if sys.stderr.isatty():
         sys.stderr.write(text)
         sys.stderr.flush()
+
+
+def _dumps(payload) -> str:
+    """``payload`` as JSON; a NaN or an infinity is refused, never written as bare ``NaN``."""
+    try:
+        return json.dumps(payload, allow_nan=False)
+    except ValueError:
+        raise InvalidArgumentError(
+            "a result is not a finite number (NaN or infinity), which JSON cannot hold"
+        ) from None
 
 
 def _count(args, out):
@@ -233,7 +242,7 @@ def _count(args, out):
     live = count_nonterminal(private, shared, ruleset.pieces)
     if args.format == "json":
         out.write(
-            json.dumps(
+            _dumps(
                 {
                     "game": "ur",
                     "rules": ruleset.name,
@@ -273,19 +282,23 @@ def _solve_graph(ruleset, exact=False, progress=None):
 
 
 def _fraction_text(value, exact):
-    return f"{value.numerator}/{value.denominator}" if exact else float(value)
+    if not exact:
+        return float(value)
+    return f"{exact_digits(value.numerator)}/{exact_digits(value.denominator)}"
+
+
+#: The extension of a saved table (``ur solve --save``), as the docs and examples use it.
+TABLE_EXTENSIONS = (".urtable",)
 
 
 def _solve(args, out):
     from ..games.ur.table import table_from_solution
 
-    ruleset = _solve_ruleset(args)
     if args.save is not None:
-        folder = os.path.dirname(os.path.abspath(args.save))
-        if not os.path.isdir(folder):
-            raise InvalidArgumentError(f"folder {folder} does not exist")
-        if os.path.isdir(args.save):
-            raise InvalidArgumentError(f"{args.save} is a folder; give a file name")
+        from .._files import check_output
+
+        check_output(args.save, TABLE_EXTENSIONS)  # before any work: a solve takes minutes
+    ruleset = _solve_ruleset(args)
     started = time.perf_counter()
     graph, solution = _solve_graph(ruleset, exact=args.exact, progress=args.progress)
     seconds = time.perf_counter() - started
@@ -295,7 +308,7 @@ def _solve(args, out):
         table_from_solution(solution).save(args.save)
     if args.format == "json":
         out.write(
-            json.dumps(
+            _dumps(
                 {
                     "game": "ur",
                     "rules": ruleset.name,
@@ -311,11 +324,7 @@ def _solve(args, out):
             + "\n"
         )
         return
-    shown = (
-        f"{start.numerator}/{start.denominator} = {float(start):.12f}"
-        if args.exact
-        else f"{float(start):.12f}"
-    )
+    shown = f"{format_value(start)} = {float(start):.12f}" if args.exact else f"{float(start):.12f}"
     out.write(
         f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
         f"{states:,} positions solved in {seconds:.2f} s (residual {solution.residual:.1e})\n"
@@ -350,7 +359,7 @@ def _value(args, out):
     value = table.lookup(state).value
     if args.format == "json":
         out.write(
-            json.dumps(
+            _dumps(
                 {
                     "rules": table.ruleset.name,
                     "pieces": table.ruleset.pieces,
@@ -373,7 +382,7 @@ def _moves(args, out):
     listed = [move.as_dict() for move in table.lookup(state, args.throw).moves]
     if args.format == "json":
         out.write(
-            json.dumps(
+            _dumps(
                 {
                     "rules": ruleset.name,
                     "pieces": ruleset.pieces,
@@ -429,7 +438,7 @@ def _tournament(args, out):
     totals = rows.agents()
     if args.format == "json":
         out.write(
-            json.dumps(
+            _dumps(
                 {
                     "rules": ruleset.name,
                     "pieces": ruleset.pieces,

@@ -73,7 +73,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._files import check_output, write_atomic
+from .._files import check_name_length, check_output, cleanup_on_signals, write_atomic
 from ..errors import InvalidArgumentError, OutputError
 
 #: Extensions :meth:`Report.save` writes.
@@ -223,6 +223,7 @@ def check_report_output(path) -> tuple[Path, str]:
     path, extension = check_output(path, EXTENSIONS)
     if extension == ".md":
         folder = images_folder(path)
+        check_name_length(folder)  # report_files is longer than report.md
         if folder.exists() and not folder.is_dir():
             raise OutputError(f"cannot write the images of {path}: {folder} is not a folder")
         if folder.is_dir() and not _writable(folder):
@@ -426,23 +427,25 @@ class Report:
         text, images = self.to_markdown(folder.name)  # everything rendered before writing
         created_folder = images and not folder.exists()
         written = []
-        try:
-            if images:
-                try:
-                    folder.mkdir(exist_ok=True)
-                except OSError as error:
-                    raise OutputError(f"cannot create {folder}: {error.strerror}") from None
-            for name, data in images.items():
-                target = folder / name
-                if not target.exists():
-                    written.append(target)
-                write_atomic(target, data)
-            write_atomic(path, text)
-        except BaseException:
-            if created_folder:
-                shutil.rmtree(folder, ignore_errors=True)
-            else:
-                for target in written:
-                    target.unlink(missing_ok=True)
-            raise
+        # One guard for every file: SIGTERM/SIGINT/SIGHUP reach the cleanup below too.
+        with cleanup_on_signals():
+            try:
+                if images:
+                    try:
+                        folder.mkdir(exist_ok=True)
+                    except OSError as error:
+                        raise OutputError(f"cannot create {folder}: {error.strerror}") from None
+                for name, data in images.items():
+                    target = folder / name
+                    if not target.exists():
+                        written.append(target)
+                    write_atomic(target, data)
+                write_atomic(path, text)
+            except BaseException:
+                if created_folder:
+                    shutil.rmtree(folder, ignore_errors=True)
+                else:
+                    for target in written:
+                        target.unlink(missing_ok=True)
+                raise
         return path

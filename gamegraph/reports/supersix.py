@@ -110,7 +110,7 @@ def supersix_report(*, pegs: int = PEGS, progress: bool | None = None) -> Report
                     "{} + {}".format(*_hands(total)),
                     starts[total]
                     if isinstance(starts[total], Fraction)
-                    and len(str(starts[total])) <= FRACTION_CHARS
+                    and starts[total].denominator < 10 ** (FRACTION_CHARS // 2)
                     else None,
                     float(starts[total]),
                     PUBLISHED_START.get(total),

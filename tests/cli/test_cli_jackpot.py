@@ -394,15 +394,15 @@ def test_graph_threshold_and_around(tmp_path, capsys):
 
 GRAPH_VIEW_ERRORS = [
     (["--paths", "3"], "--paths goes with --view likely, not --view full"),
-    (["--view", "likely", "--paths", "0"], "0 paths: accepted 1 or more"),
-    (["--view", "likely", "--paths", "1001"], "--paths 1001: accepted 1 to 1000"),
+    (["--view", "likely", "--paths", "0"], "0 paths: accepted 1 to 1000"),
+    (["--view", "likely", "--paths", "1001"], "1001 paths: accepted 1 to 1000"),
     (["--view", "threshold", "--min-reach", "0"], "'0' is not a probability in (0, 1]"),
     (["--view", "threshold", "--min-reach", "x"], "'x' is not a probability in (0, 1]"),
     (["--view", "around"], "--view around needs --around POSITION"),
     (["--view", "around", "--around", "2279"], "expected the cells still open"),
     # 'first' never flips 9 first: 9 is only ever offered as a sum of two flipped cells.
     (["--agent", "first", "--view", "around", "--around", "12345678"], "never reaches that"),
-    (["--view", "around", "--around", "5", "--depth", "0"], "0 moves: accepted 1 or more"),
+    (["--view", "around", "--around", "5", "--depth", "0"], "0 moves: accepted 1 to 50"),
     (["--depth", "2"], "--depth goes with --view around"),
     (["--diff", "--view", "likely"], "--diff is --view diff"),
     (["--view", "fancy"], "invalid choice: 'fancy'"),

@@ -367,7 +367,10 @@ def test_lp_draws_the_error_map(tmp_path, capsys):
             ["solve", "--hands", "0", "3"],
             "hands must be two whole numbers of at least 1, got (0, 3)",
         ),
-        (["solve", "--pegs", "1000000"], "1000000 pegs would need about "),
+        (
+            ["solve", "--pegs", "1000000"],
+            "Super Six with 1000000 pegs (2,999,982,000,035 positions) needs about ",
+        ),
         (["solve", "--pegs", "four"], "argument --pegs: 'four' is not a whole number of pegs"),
         (["solve", "--hands", "2"], "argument --hands: expected 2 arguments"),
         (["solve", "--rules", "blitz"], "argument --rules: invalid choice: 'blitz'"),

@@ -23,7 +23,8 @@ and may go on (the blog's rules); ``first-round``, in the first round each playe
 exactly once (the published analyses' rule).
 
 Large games are built by the vectorised code of :mod:`.positions`; a size whose solve
-would not fit in memory (:data:`gamegraph._memory.MEMORY_LIMIT`) is refused up front.
+would not fit in the memory available (:func:`estimate_bytes`,
+:func:`gamegraph._memory.check_memory`) is refused up front.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..._checks import check_int, is_whole
-from ..._memory import MEMORY_LIMIT
+from ..._memory import MEMORY_LIMIT, check_memory
 from ...errors import InvalidArgumentError, UnknownNameError
 from ...graph import StateGraph
 from ...rules import Option, Outcome, Rules
@@ -67,6 +68,7 @@ __all__ = [
 ]
 
 _BYTES_PER_STATE = 400  # peak of build + solve, measured at 1,000 pegs (docs/performance.md)
+_BYTES_FIXED = 64 * 2**20  # scipy's and the solver's fixed costs (bench_memory.py)
 
 
 def count_states(pegs: int) -> int:
@@ -79,8 +81,16 @@ def count_states(pegs: int) -> int:
 
 
 def estimate_bytes(pegs: int) -> int:
-    """Rough memory a solve of ``pegs`` pegs needs (graph arrays and solver work)."""
-    return _BYTES_PER_STATE * count_states(pegs)
+    """Rough peak memory of a float build and solve of ``pegs`` pegs (graph arrays and
+    solver work), beyond the interpreter's own: 400 bytes per position and 64 MiB.
+
+    Measured peak RSS above the interpreter (benchmarks/bench_memory.py): 89 MiB at 200
+    pegs, 347 MiB at 500 and 1.11 GiB at 1,000 (estimates: 108 MiB, 347 MiB, 1.17 GiB).
+
+    >>> round(estimate_bytes(1000) / 2**30, 2), round(estimate_bytes(3000) / 2**30, 1)
+    (1.17, 10.1)
+    """
+    return _BYTES_PER_STATE * count_states(pegs) + _BYTES_FIXED
 
 
 class SuperSix(Rules):
@@ -129,13 +139,11 @@ class SuperSix(Rules):
         self.hands = (int(hands[0]), int(hands[1]))
         self.pegs = sum(self.hands)
         self.rules = rules
-        need = estimate_bytes(self.pegs)
-        if need > MEMORY_LIMIT:
-            raise InvalidArgumentError(
-                f"{self.pegs} pegs would need about {need / 2**30:.1f} GiB "
-                f"({count_states(self.pegs):,} positions); the limit is "
-                f"{MEMORY_LIMIT / 2**30:.0f} GiB"
-            )
+        check_memory(
+            estimate_bytes(self.pegs),
+            f"Super Six with {self.pegs} pegs ({count_states(self.pegs):,} positions)",
+            "give fewer pegs",
+        )
 
     # -- rules ----------------------------------------------------------------
     def start(self) -> SixState:

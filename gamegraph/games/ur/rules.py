@@ -33,6 +33,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
@@ -191,15 +192,35 @@ def format_position(state) -> str:
     return f"{side(state.mover, state.mover_off)}/{side(state.opponent, state.opponent_off)}"
 
 
+#: One side of a written position: squares (ASCII digits, comma-separated, or ``-`` or
+#: nothing for none on the board), then an optional ``+`` and the number borne off; spaces
+#: and tabs may stand around each part. Numbers have at most 3 digits and may carry a
+#: ``-`` (refused afterwards as off the path, with the square named).
+_SIDE = re.compile(
+    r"[ \t]*(?:-|(?P<squares>-?[0-9]{1,3}(?:[ \t]*,[ \t]*-?[0-9]{1,3})*))?[ \t]*"
+    r"(?:\+[ \t]*(?P<off>-?[0-9]{1,3})?)?[ \t]*"
+)
+
+
 def parse_position(text: str, ruleset: RuleSet) -> UrState:
     """Read a position written as by :func:`format_position`, checked against the rules.
 
+    Squares and counts are written with the ASCII digits 0-9 (not other scripts' digits,
+    which Python's ``int`` would also read, nor ``1_3``).
+
     >>> parse_position("14+6/14+6", rule_set("finkel"))
     UrState(mover=(14,), mover_off=6, opponent=(14,), opponent_off=6)
+    >>> parse_position("-/-", rule_set("finkel")) == start_position()
+    True
     >>> parse_position("5,5/-", rule_set("finkel"))
     Traceback (most recent call last):
     ...
     gamegraph.errors.InvalidArgumentError: position '5,5/-': two of the mover's pieces on square 5
+    >>> parse_position("\u0663/-", rule_set("finkel"))
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.InvalidArgumentError: position '٣/-': '٣' is not a list of square \
+numbers (digits 0-9, or '-' for none) with an optional '+borne off'
     """
 
     def fail(why):
@@ -212,13 +233,15 @@ def parse_position(text: str, ruleset: RuleSet) -> UrState:
         )
     sides = []
     for part in text.split("/"):
-        squares, _, off = part.strip().partition("+")
-        try:
-            off = int(off) if off else 0
-            numbers = [] if squares.strip() in ("", "-") else [int(s) for s in squares.split(",")]
-        except ValueError:
-            fail(f"{part!r} is not a list of square numbers with an optional '+borne off'")
-        sides.append((numbers, off))
+        found = _SIDE.fullmatch(part)
+        if found is None:
+            fail(
+                f"{part!r} is not a list of square numbers (digits 0-9, or '-' for none) "
+                "with an optional '+borne off'"
+            )
+        squares, off = found.group("squares"), found.group("off")
+        numbers = [int(s) for s in squares.split(",")] if squares else []
+        sides.append((numbers, int(off) if off else 0))
     state = UrState(
         tuple(sorted(sides[0][0])), sides[0][1], tuple(sorted(sides[1][0])), sides[1][1]
     )

@@ -675,16 +675,21 @@ def test_unknown_rule_set():
     assert isinstance(info.value, InvalidArgumentError)
 
 
-def test_memory_limit():
+def test_memory_limit(monkeypatch):
+    from gamegraph import _memory
+
+    limit = 4 * 2**30  # the guard compares with the memory available: fix it for the test
+    monkeypatch.setattr(_memory, "available_memory", lambda: limit)
     with pytest.raises(InvalidArgumentError) as info:
         SuperSix(pegs=100000)
     message = str(info.value)
-    assert f"about {estimate_bytes(100000) / 2**30:.1f} GiB" in message
+    assert f"about {estimate_bytes(100000) / 2**30:,.1f} GiB" in message
     assert f"{count_states(100000):,} positions" in message
-    assert estimate_bytes(100000) > MEMORY_LIMIT
+    assert message.endswith("4.0 GiB is available (give fewer pegs)")
+    assert MEMORY_LIMIT > 0  # the old name is still exported
     # the boundary: the largest even size under the limit is accepted, the next refused
     pegs = 2
-    while estimate_bytes(pegs + 2) <= MEMORY_LIMIT:
+    while estimate_bytes(pegs + 2) <= limit:
         pegs += 2
     assert SuperSix(pegs=pegs).pegs == pegs
     with pytest.raises(InvalidArgumentError, match="GiB"):

@@ -4,15 +4,16 @@ The values are checked against the exact solver and the King of Ur endgames (4/7
 116/161, 74/161, derived by hand in test_ur.py); move values against the Bellman
 equation (a position's value is the chance-weighted best of its move values) and
 best moves against the solver's own optimal policy. The file tests damage a saved
-table in every way the loader claims to notice.
+table in every way the loader claims to notice (tests/hostile/test_table_reader.py
+has the hostile files: FIFOs, devices, forged tables, random corruptions).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import struct
-import zlib
 from fractions import Fraction as F
 
 import numpy as np
@@ -30,11 +31,14 @@ from gamegraph.games.ur import (
     rule_set,
     state_from_code,
 )
+from gamegraph.games.ur.board import GEOMETRY
+from gamegraph.games.ur.counting import count_nonterminal
 from gamegraph.games.ur.table import (
     MAGIC,
     SolvedTable,
     load_table,
     table_from_solution,
+    table_positions,
 )
 
 
@@ -205,6 +209,9 @@ def test_save_and_load_round_trip(finkel1, saved, finkel2, tmp_path):
     size = header_size(data)
     header = json.loads(data[len(MAGIC) + 4 : len(MAGIC) + 4 + size])
     assert header["positions"] == 217 and header["rules"]["name"] == "finkel"
+    assert (header["format"], header["ruleset"], header["pieces"]) == (3, "finkel", 1)
+    assert header["values"] == {"min": finkel1.values.min(), "max": finkel1.values.max()}
+    assert 0 < header["values"]["min"] < header["values"]["max"] < 1
     assert len(data) == len(MAGIC) + 4 + size + 16 * 217
     # A bigger table, another rule set, and overwriting an existing file.
     table, _ = finkel2
@@ -215,6 +222,31 @@ def test_save_and_load_round_trip(finkel1, saved, finkel2, tmp_path):
     aseb.save(path)
     assert load_table(path, "aseb", 1).start_value == aseb.start_value
     assert sorted(os.listdir(tmp_path)) == ["finkel-1.urtable", "t"]  # no temporary left
+
+
+@pytest.mark.parametrize("name", ["finkel", "masters", "blitz", "aseb"])
+def test_every_rule_set_round_trips_with_its_exact_position_count(name, tmp_path):
+    table = solve_table(name, pieces=1)
+    path = tmp_path / f"{name}.urtable"
+    table.save(path)
+    loaded = load_table(path, name, 1)
+    assert np.array_equal(loaded.values, table.values)
+    exact, bound = table_positions(table.ruleset)
+    assert len(table) == exact == (216 if name == "masters" else bound)
+    assert bound == 277 if name != "finkel" else bound == 217
+
+
+def test_table_positions_matches_the_built_graphs():
+    # Two pieces: every rule set with a throw of 0 holds every non-terminal position;
+    # masters holds the 18,992 that arise (test_ur pins them by building the graph).
+    for name in ("finkel", "blitz", "aseb", "masters"):
+        exact, bound = table_positions(rule_set(name, 2))
+        assert exact == Ur(name, 2).build_graph().n_states - 1
+        assert bound == count_nonterminal(*GEOMETRY[name], 2)
+    assert table_positions(rule_set("masters", 5)) == (
+        None,
+        count_nonterminal(*GEOMETRY["masters"], 5),
+    )
 
 
 def cut_points(data):
@@ -253,7 +285,7 @@ def test_truncated_files_are_refused(saved):
         load_table(saved)
 
 
-def test_flipped_bytes_fail_the_checksum(saved):
+def test_flipped_bytes_fail_the_digest(saved):
     data = saved.read_bytes()
     arrays = len(MAGIC) + 4 + header_size(data)
     n = (len(data) - arrays) // 16
@@ -261,7 +293,7 @@ def test_flipped_bytes_fail_the_checksum(saved):
         damaged = bytearray(data)
         damaged[offset] ^= 0x10
         saved.write_bytes(bytes(damaged))
-        with pytest.raises(InvalidArgumentError, match="is damaged: its checksum does not match"):
+        with pytest.raises(InvalidArgumentError, match="is damaged: its sha256 digest"):
             load_table(saved)
     saved.write_bytes(data)
     assert load_table(saved).start_value > 0.5  # the undamaged file still loads
@@ -269,7 +301,7 @@ def test_flipped_bytes_fail_the_checksum(saved):
 
 def rewrite_header(path, change, *, reseal=True):
     """Rewrite the JSON header of the table at ``path`` after ``change(header)``; with
-    ``reseal`` the crc32 is computed again as the module docstring specifies (the header's
+    ``reseal`` the sha256 is computed again as the module docstring specifies (the header's
     other fields as sorted-key JSON, then the codes, then the values), as if another
     program had written the file on purpose."""
     data = path.read_bytes()
@@ -279,17 +311,18 @@ def rewrite_header(path, change, *, reseal=True):
     arrays = data[start + size :]
     change(header)
     if reseal:
-        fields = {k: v for k, v in header.items() if k != "crc32"}
-        crc = zlib.crc32(json.dumps(fields, sort_keys=True).encode())
-        header["crc32"] = zlib.crc32(arrays, crc)  # codes then values: the bytes in order
+        fields = {k: v for k, v in header.items() if k != "sha256"}
+        digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode())
+        digest.update(arrays)  # codes then values: the bytes in order
+        header["sha256"] = digest.hexdigest()
     text = json.dumps(header).encode()
     path.write_bytes(MAGIC + struct.pack("<I", len(text)) + text + arrays)
 
 
-def test_the_checksum_covers_the_header(saved):
+def test_the_digest_covers_the_header(saved):
     # One bit flipped in the header turns "pieces": 1 into "pieces": 3. The 217 codes of
     # the one-piece table are all valid three-piece codes too (with two pieces waiting),
-    # so without a checksum over the header this file would load as a three-piece table
+    # so without a digest over the header this file would load as a three-piece table
     # and answer with one-piece values.
     data = saved.read_bytes()
     at = data.index(b'"pieces": 1') + len(b'"pieces": ')
@@ -297,17 +330,27 @@ def test_the_checksum_covers_the_header(saved):
     damaged[at] ^= 0x02
     assert bytes(damaged[at : at + 1]) == b"3"
     saved.write_bytes(bytes(damaged))
-    with pytest.raises(InvalidArgumentError, match="is damaged: its checksum does not match"):
+    with pytest.raises(InvalidArgumentError, match="rules block that does not match"):
         load_table(saved, "finkel", 3)
-    # The same change made on purpose, with the checksum computed again, is read as
-    # written: the loader cannot know better then (the rule set is a real one).
+
+    # The same change made on purpose in both places, with the digest computed again, is
+    # refused too: a three-piece finkel table holds exactly 263,121 positions.
+    def relabel(header):
+        header["pieces"] = header["rules"]["pieces"] = 3
+
     saved.write_bytes(data)
-    rewrite_header(saved, lambda h: h["rules"].update(pieces=3))
-    assert load_table(saved, "finkel", 3).ruleset.pieces == 3
-    # A file written before the header was covered is refused by its version number.
+    rewrite_header(saved, relabel)
+    with pytest.raises(
+        InvalidArgumentError, match="says it holds 217 positions; .* holds exactly 263,121"
+    ):
+        load_table(saved, "finkel", 3)
+    # A file written before the digest is refused by its version number, with the remedy.
     saved.write_bytes(data)
-    rewrite_header(saved, lambda h: h.update(format=1))
-    with pytest.raises(InvalidArgumentError, match="is in table format 1; this version reads 2"):
+    rewrite_header(saved, lambda h: h.update(format=2))
+    with pytest.raises(
+        InvalidArgumentError,
+        match="is in table format 2; this version reads 3; re-run `gamegraph ur solve --save`",
+    ):
         load_table(saved)
 
 
@@ -326,36 +369,55 @@ def test_damaged_or_foreign_headers_are_refused(saved):
     with pytest.raises(InvalidArgumentError, match="has an unreadable header"):
         load_table(saved)
     saved.write_bytes(MAGIC + struct.pack("<I", 1 << 30) + data[start:])
+    with pytest.raises(InvalidArgumentError, match="a table header has at most 65,536"):
+        load_table(saved)
+    saved.write_bytes(MAGIC + struct.pack("<I", 1 << 15) + data[start:])  # past the end
     with pytest.raises(InvalidArgumentError, match="is truncated"):
         load_table(saved)
+    saved.write_bytes(MAGIC + struct.pack("<I", 2000) + data[start:])  # into the codes
+    with pytest.raises(InvalidArgumentError, match="has an unreadable header"):
+        load_table(saved)
 
-    cases = [  # change, message, crc computed again
-        (lambda h: h.update(format=3), "is in table format 3; this version reads 2", True),
-        (lambda h: h.pop("positions"), "has an unreadable header", True),
-        (lambda h: h.update(rules=[]), "has an unreadable header", True),
-        (lambda h: h["rules"].update(name="bell"), "is damaged: its checksum", False),
-        (lambda h: h["rules"].update(name="bell"), "holds rules gamegraph does not know", True),
-        (lambda h: h["rules"].update(name=["finkel"]), "holds rules gamegraph does not know", True),
-        (lambda h: h["rules"].update(pieces=9), "holds rules gamegraph does not know", True),
-        (lambda h: h["rules"].update(safe_rosettes=False), "is damaged: its checksum", False),
+    cases = [  # change, message, digest computed again
+        (lambda h: h.update(format=4), "is in table format 4; this version reads 3$", True),
+        (lambda h: h.update(format="3"), "has no table format number", True),
+        (lambda h: h.pop("positions"), "has an unreadable header: no field 'positions'", True),
+        (lambda h: h.update(extra=1), "has an unreadable header: unknown field 'extra'", True),
+        (lambda h: h.update(rules=[]), "rules block that does not match", True),
+        # The header's fields are checked before the digest; the digest then catches a
+        # change that leaves the header well formed.
+        (lambda h: h["values"].update(max=0.9), "is damaged: its sha256", False),
+        (lambda h: h.update(ruleset="bell"), "holds rules gamegraph does not know", True),
+        (lambda h: h.update(ruleset=["finkel"]), "holds rules gamegraph does not know", True),
+        (lambda h: h.update(pieces=9), "holds rules gamegraph does not know", True),
+        (lambda h: h.update(pieces=True), "holds rules gamegraph does not know", True),
+        (lambda h: h.update(pieces=1.0), "holds rules gamegraph does not know", True),
+        (lambda h: h["rules"].update(name="aseb"), "rules block that does not match", True),
         (
             lambda h: h["rules"].update(safe_rosettes=False),
             "holds a variant of finkel that differs from gamegraph's finkel rules",
             True,
         ),
+        (lambda h: h["rules"].update(safe_rosettes=1), "holds a variant of finkel", True),
         (lambda h: h["rules"]["rosettes"].pop(), "holds a variant of finkel", True),
         (
             lambda h: h["rules"].update(dice=[[1, "1/2"], [2, "1/2"]]),
             "holds a variant of finkel",
             True,
         ),
-        (lambda h: h.update(positions=216), "has 16 stray bytes at the end", True),
+        (lambda h: h.update(positions=216), "says it holds 216 positions", True),
+        (lambda h: h.update(positions=218), "says it holds 218 positions", True),
+        (lambda h: h.update(positions=217.0), "says it holds 217.0 positions", True),
+        (lambda h: h.update(values={"min": 0.0}), "'values' must give 'min' and 'max'", True),
+        (lambda h: h["values"].update(max=1), "values must be within", True),
+        (lambda h: h["values"].update(max=1.5), "values must be within", True),
+        (lambda h: h["values"].update(max=0.5), "has values from .* but its header says", True),
+        (lambda h: h.update(sha256=h["sha256"][:-1] + "x"), "64 lowercase hexadecimal", False),
         (
-            lambda h: h.update(positions=218),
-            "is truncated: .* bytes where 218 positions need",
-            True,
+            lambda h: h.update(sha256=("0" if h["sha256"][0] != "0" else "1") + h["sha256"][1:]),
+            "is damaged: its sha256 digest does not match",
+            False,
         ),
-        (lambda h: h.update(crc32=h["crc32"] ^ 1), "checksum does not match", False),
     ]
     for change, message, reseal in cases:
         saved.write_bytes(data)
@@ -363,7 +425,7 @@ def test_damaged_or_foreign_headers_are_refused(saved):
         with pytest.raises(InvalidArgumentError, match=message):
             load_table(saved)
     # Resealing an unchanged header gives back the file as saved: the docstring's
-    # description of the checksum is the one the code uses.
+    # description of the digest is the one the code uses.
     saved.write_bytes(data)
     rewrite_header(saved, lambda h: None)
     assert saved.read_bytes() == data
@@ -408,7 +470,7 @@ def test_a_failed_save_leaves_the_existing_file_untouched(finkel1, saved, monkey
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(_files.os, "chmod", interrupted)
+    monkeypatch.setattr(_files.os, "fsync", interrupted)  # just before the rename
     with pytest.raises(KeyboardInterrupt):
         other.save(saved)
     monkeypatch.undo()

@@ -1,0 +1,290 @@
+"""Standard output that is closed, full or gone (issue 11, case 3).
+
+Every command ends without a traceback: a closed stdout (``>&-``) is refused before any work
+with one line and status 1; a full one (``>/dev/full``) stops at the failed write with one
+line and status 1, files already written complete; a reader that went away ends it
+silently with status 1. A closed or full stderr never makes a command fail.
+
+Real processes are needed (a closed descriptor, the interpreter's last flush at exit). To
+stay fast, one driver process runs every command in turn through ``main`` with descriptor 1
+closed or on ``/dev/full`` (set up as the interpreter does at start), and a few separate
+processes check what only a fresh interpreter shows.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamegraph.cli import main
+from gamegraph.cli._output import BROKEN_PIPE_STATUS, StdoutFailed
+
+NO_SPACE = "gamegraph: error: cannot write to standard output: No space left on device\n"
+BAD_FD = "gamegraph: error: cannot write to standard output: Bad file descriptor\n"
+
+#: Every command of ``gamegraph --help`` and each game's ``--help``, with cheap arguments;
+#: ``{dir}`` is a folder of the command's own.
+COMMANDS = {
+    "jackpot explore": "jackpot explore -q -o {dir}/page.html",
+    "jackpot report": "jackpot report -q --games 1000 -o {dir}/report.html",
+    "jackpot analyse": "jackpot analyse",
+    "jackpot simulate": "jackpot simulate -q --games 100",
+    "jackpot graph": "jackpot graph -o {dir}/graph.dot",
+    "jackpot layers": "jackpot layers",
+    "supersix explore": "supersix explore -q --pegs 4 -o {dir}/page.html",
+    "supersix report": "supersix report -q --pegs 4 -o {dir}/report.html",
+    "supersix solve": "supersix solve -q --pegs 4 --exact -o {dir}/solve.json",
+    "supersix strategy": "supersix strategy --sticks 4",
+    "supersix heatmap": "supersix heatmap --pegs 4 --range 4 6 -o {dir}/maps.html",
+    "supersix map": "supersix map --pegs 4 -o {dir}/map.svg",
+    "supersix lp": "supersix lp -q --pegs 4",
+    "ur explore": "ur explore -q --pieces 1 -o {dir}/page.html",
+    "ur report": "ur report -q --pieces 1 --games 100 -o {dir}/report.html",
+    "ur count": "ur count --pieces 1",
+    "ur solve": "ur solve -q --pieces 1 --format json",
+    "ur value": "ur value -q --solve --pieces 1 /",
+    "ur moves": "ur moves -q --solve --pieces 1 --throw 2 /",
+    "ur board": "ur board / -o {dir}/board.svg",
+    "ur graph": "ur graph -o {dir}/graph.dot",
+    "ur heatmap": "ur heatmap --solve --pieces 1 -o {dir}/heatmap.png",
+    "ur tournament": "ur tournament -q --pieces 1 --games 100",
+    "gallery": "gallery {dir}/gallery",  # the first step line fails at once
+}
+#: What argparse writes to stdout itself, and a bad argument (status 2 whatever stdout is).
+PARSER_ONLY = {
+    "help": "--help",
+    "version": "--version",
+    "game help": "ur --help",
+    "bad argument": "supersix strategy --sticks 3",
+}
+
+#: Runs ``[name, mode, argv, stderr file]`` cases through ``main`` in one process, with
+#: descriptor 1 closed (``sys.stdout`` None, as the interpreter leaves it) or on /dev/full
+#: (a fresh buffered stream each time); writes {name: status} to the file in argv[2].
+DRIVER = r"""
+import json, os, sys, traceback
+from gamegraph.cli import main
+
+cases, results = json.loads(sys.argv[1]), {}
+for name, mode, argv, errfile in cases:
+    sys.stderr.flush()
+    err = os.open(errfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(err, 2)
+    os.close(err)
+    if mode == "closed":
+        os.close(1)
+        sys.stdout = None
+    else:
+        full = os.open("/dev/full", os.O_WRONLY)
+        os.dup2(full, 1)
+        os.close(full)
+        sys.stdout = open(1, "w", closefd=False)
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        status = stop.code
+    except BaseException:
+        status = "crash"
+        sys.stderr.write(traceback.format_exc())
+    if sys.stdout is not None:
+        try:
+            sys.stdout.flush()  # what the interpreter does at exit: must not fail now
+        except OSError as error:
+            status = f"exit flush failed: {error}"
+            sys.stderr.write(f"Exception ignored: {error}\n")
+    results[name] = status
+    sys.stderr.flush()
+with open(sys.argv[2], "w") as done:
+    json.dump(results, done)
+"""
+
+
+def _env():
+    env = dict(os.environ)
+    env.pop("PYTHONUNBUFFERED", None)  # buffered, as in a user's shell
+    return env
+
+
+def _complete(path: Path) -> bool:
+    """Whether a written file is whole: its format's ending is there."""
+    data = path.read_bytes()
+    ending = {
+        ".html": b"</html>",
+        ".svg": b"</svg>",
+        ".dot": b"}",
+        ".json": b"}",
+        ".md": b"",
+        ".png": b"IEND\xaeB`\x82",
+        ".csv": b"",
+    }.get(path.suffix)
+    return bool(data) and ending is not None and data.rstrip().endswith(ending)
+
+
+@pytest.fixture(scope="module")
+def driven(tmp_path_factory):
+    """Every command run once with stdout closed and once with stdout on /dev/full."""
+    base = tmp_path_factory.mktemp("stdout")
+    cases = []
+    for mode in ("closed", "full"):
+        for name, line in {**COMMANDS, **PARSER_ONLY}.items():
+            folder = base / mode / name.replace(" ", "-")
+            folder.mkdir(parents=True)
+            argv = line.format(dir=folder).split()
+            cases.append([f"{mode} {name}", mode, argv, str(folder.parent / f"{folder.name}.err")])
+    results = base / "results.json"
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, json.dumps(cases), str(results)],
+        cwd=base,
+        env=_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        capture_output=False,
+        timeout=300,
+    )
+    assert done.returncode == 0
+    return base, json.loads(results.read_text())
+
+
+def _outcome(driven, mode, name):
+    base, statuses = driven
+    folder = base / mode / name.replace(" ", "-")
+    stderr = (folder.parent / f"{folder.name}.err").read_text()
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    return statuses[f"{mode} {name}"], stderr, files
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_case_3_closed_stdout_is_refused_before_any_work(driven, name):
+    status, stderr, files = _outcome(driven, "closed", name)
+    assert (status, stderr) == (1, BAD_FD)
+    assert files == []  # refused before the work: nothing written
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_case_3_full_stdout_ends_in_one_line_with_files_complete(driven, name):
+    status, stderr, files = _outcome(driven, "full", name)
+    assert (status, stderr) == (1, NO_SPACE)
+    assert not [p for p in files if ".tmp" in p.name]
+    assert all(_complete(p) for p in files), files
+    if "-o" in COMMANDS[name]:  # the file is written before "wrote ..." fails
+        assert files
+
+
+def test_every_command_is_covered():
+    from gamegraph.cli.main import build_parser
+
+    parser = build_parser()
+    games = parser._subparsers._group_actions[0].choices
+    found = {"gallery"}
+    for game, sub in games.items():
+        if game != "gallery":
+            found |= {f"{game} {c}" for c in sub._subparsers._group_actions[0].choices}
+    assert found == set(COMMANDS)
+
+
+# ---------------------------------------------------------------------------
+# Separate processes: what only a fresh interpreter shows
+# ---------------------------------------------------------------------------
+def _gamegraph(shell_redirect, *args, unbuffered=False):
+    """``python -m gamegraph ARGS REDIRECT`` through bash; (status, stdout, stderr)."""
+    env = _env()
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    command = " ".join([sys.executable, "-m", "gamegraph", *args, shell_redirect])
+    done = subprocess.run(
+        ["bash", "-c", command], capture_output=True, text=True, env=env, timeout=60
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("unbuffered", [False, True])
+def test_case_3_full_stdout_leaves_nothing_for_the_exit_flush(unbuffered):
+    status, _, err = _gamegraph(">/dev/full", "supersix strategy --sticks 4", unbuffered=unbuffered)
+    assert (status, err) == (1, NO_SPACE)  # no "Exception ignored ..." at exit, no status 120
+
+
+@pytest.mark.parametrize("mode, says", [("closed", BAD_FD), ("full", NO_SPACE)])
+@pytest.mark.parametrize("name", ["help", "version", "game help"])
+def test_case_3_help_and_version_on_a_bad_stdout(driven, mode, says, name):
+    status, stderr, _ = _outcome(driven, mode, name)
+    assert (status, stderr) == (1, says)
+
+
+@pytest.mark.parametrize("mode", ["closed", "full"])
+def test_case_3_bad_arguments_still_say_so_whatever_stdout_is(driven, mode):
+    status, stderr, _ = _outcome(driven, mode, "bad argument")
+    assert status == 2 and stderr.count("\n") == 1
+    assert stderr.startswith("gamegraph supersix strategy: error: argument --sticks: 3 sticks")
+
+
+def test_case_3_closed_stdout_in_a_fresh_process():
+    assert _gamegraph(">&-", "supersix strategy --sticks 4") == (1, "", BAD_FD)
+
+
+def test_case_3_reader_gone_ends_silently():
+    read, write = os.pipe()
+    os.close(read)  # the reader went away before the first byte
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "gamegraph", "supersix", "strategy", "--sticks", "4"],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            env=_env(),
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (BROKEN_PIPE_STATUS, b"")
+
+
+def test_case_3_closed_stderr_never_stops_a_command():
+    assert _gamegraph("2>&-", "supersix strategy --sticks 4")[:2] == (0, "(1/1)\n")
+
+
+def test_case_3_full_stderr_loses_the_message_but_not_the_status():
+    assert _gamegraph("2>/dev/full", "supersix strategy --sticks 3") == (2, "", "")
+
+
+def test_case_3_closed_stdout_and_stderr():
+    assert _gamegraph(">&- 2>&-", "supersix strategy --sticks 4") == (1, "", "")
+
+
+# ---------------------------------------------------------------------------
+# In process: main(argv, out=...) with a stream that fails
+# ---------------------------------------------------------------------------
+class Failing:
+    """A stream whose every write fails with ``code``."""
+
+    def __init__(self, code):
+        self.code = code
+
+    def write(self, text):
+        raise OSError(self.code, os.strerror(self.code))
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.parametrize(
+    "code, status, says",
+    [
+        (errno.EPIPE, 1, ""),
+        (errno.ENOSPC, 1, NO_SPACE),
+        (errno.EIO, 1, "gamegraph: error: cannot write to standard output: Input/output error\n"),
+    ],
+)
+def test_a_failing_out_stream_ends_the_command_cleanly(code, status, says, capsys):
+    assert main(["supersix", "strategy", "--sticks", "4"], out=Failing(code)) == status
+    assert capsys.readouterr().err == says
+
+
+def test_the_failure_is_not_an_oserror():
+    # so that no handler meant for a file path (OutputError) mistakes it for its own
+    assert not issubclass(StdoutFailed, OSError)
+    assert StdoutFailed(errno.ENOSPC).message == NO_SPACE
