@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 from cli_run import run
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamegraph._tables import SHOWN_DIGITS, Table, exact_digits, format_value, shown_integer
@@ -46,7 +46,9 @@ def test_exact_digits_of_a_10000_digit_integer_round_trip():
     assert sys.get_int_max_str_digits() == limit  # no global state changed
 
 
-@settings(max_examples=60, deadline=None)
+# Integers of up to 12,000 digits are large on purpose (large_base_example on older
+# hypothesis versions).
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
 @given(st.integers(min_value=-(10**12_000), max_value=10**12_000))
 def test_exact_digits_agrees_with_str_wherever_str_works(n):
     text = exact_digits(n)

@@ -384,7 +384,7 @@ names = st.one_of(
     st.text(),
     st.builds(
         lambda stem, end: stem + end,
-        st.text(alphabet=st.characters(codec=None), max_size=300),
+        st.text(max_size=300),
         st.sampled_from([".png", ".PNG", ".urtable", "/a.png", ".md", ""]),
     ),
     st.builds(lambda stem: stem + b".png", st.binary(max_size=300)),
