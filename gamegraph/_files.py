@@ -317,6 +317,8 @@ def write_atomic(path, data: bytes | str) -> Path:
     gamegraph.errors.OutputError: cannot write /dev/null: it is a character device
     """
     path = Path(path)
+    if path.is_symlink():  # write where check_output looked: the link's target (it stays a link)
+        path = Path(os.path.realpath(path))
     if isinstance(data, str):
         data = data.encode("utf-8")
     folder = path.parent if str(path.parent) else Path(".")

@@ -22,7 +22,7 @@ from gamegraph.propagate import propagate
 from gamegraph.simulate import simulate
 
 from ._extras import require
-from ._files import write_atomic
+from ._files import check_output, write_atomic
 from .renderers import dot, figures
 
 MONTE_CARLO_GAMES = 1_000_000
@@ -644,11 +644,18 @@ def build_gallery(folder="gallery", stream=sys.stdout, *, progress: bool | None 
     shown on a terminal otherwise, are silenced by giving the sections a stderr that is
     not a terminal); the first and last lines are printed either way.
     """
+    if not str(folder):
+        raise OutputError("cannot write the gallery: the folder name is empty")
     folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"cannot write the gallery into {folder}: it is not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OutputError(f"cannot create gallery folder {folder}: {error.strerror}") from None
+    # The pages that end the build are checked before it starts, not after minutes of work.
+    for page in ("index.html", "results.md"):
+        check_output(folder / page, (Path(page).suffix,))
     step = _Steps(stream, progress)
     started = time.perf_counter()
     stream.write(f"building the gallery in {folder}/ (Graphviz: {dot.graphviz_engine()})\n")

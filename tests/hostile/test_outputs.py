@@ -407,3 +407,40 @@ def test_any_name_is_accepted_or_refused_with_a_gamegraph_error(name):
     finally:
         os.chdir(before)
     assert os.listdir(SCRATCH) == []  # checking writes nothing
+
+
+def test_a_symlink_is_written_through_and_stays_a_link(tmp_path):
+    from gamegraph._files import write_atomic
+
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "target.txt"
+    target.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    write_atomic(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+
+
+@pytest.mark.parametrize("where", ["", "file", "device"])
+def test_the_gallery_refuses_a_bad_folder_before_any_work(tmp_path, capsys, monkeypatch, where):
+    import gamegraph.gallery as gallery
+
+    def never(*_):
+        raise AssertionError("the gallery started its work")
+
+    monkeypatch.setattr(gallery, "jackpot_section", never)
+    monkeypatch.chdir(tmp_path)
+    if where == "file":
+        (tmp_path / "file").write_text("x")
+        folder = "file"
+    elif where == "device":
+        (tmp_path / "g").mkdir()
+        (tmp_path / "g" / "index.html").symlink_to("/dev/null")
+        folder = "g"
+    else:
+        folder = ""
+    status, _, err = run(["gallery", folder], capsys)
+    assert status == 2 and len(err.splitlines()) == 1 and "gamegraph: error:" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        {"": [], "file": ["file"], "device": ["g"]}[where]
+    )
