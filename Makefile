@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,pandas,test,dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,fast,pandas,test,dev,openspiel]'
 	touch $(STAMP)
 
 gallery: $(STAMP)
@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_jackpot.py
 	$(BIN)/python benchmarks/bench_supersix.py
 	$(BIN)/python benchmarks/bench_ur.py
+	$(BIN)/python benchmarks/bench_games.py
 	$(BIN)/python benchmarks/bench_blas.py
 	$(BIN)/python benchmarks/bench_render.py
 

@@ -6,6 +6,7 @@ The flow runs one way: rules -> :func:`build` -> :class:`StateGraph` ->
 :mod:`gamegraph.cli` (the ``gamegraph`` command).
 """
 
+from .batch import BatchRules, Expansion
 from .build import build
 from .errors import (
     ConvergenceError,
@@ -19,15 +20,19 @@ from .errors import (
 )
 from .graph import StateGraph
 from .policy import MarkovChain, Policy
-from .rules import Option, Outcome, Rules
+from .rules import Option, Outcome, Rules, decision, throw
 from .solve import Solution, evaluate, solve
 
 __all__ = [
     "build",
     "StateGraph",
     "Rules",
+    "BatchRules",
+    "Expansion",
     "Option",
     "Outcome",
+    "decision",
+    "throw",
     "Policy",
     "MarkovChain",
     "solve",

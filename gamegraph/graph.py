@@ -22,7 +22,7 @@ from functools import cached_property
 import numpy as np
 
 from .csr import expand_ranges
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, InvalidRulesError
 from .structure import Condensation, condense
 
 __all__ = ["PositionTable", "StateGraph", "expand_ranges"]
@@ -140,17 +140,30 @@ class StateGraph:
         return self.rules.layer(self.states[i])
 
     @cached_property
-    def layers(self) -> np.ndarray:
-        """The layer of every state (-1 where the rules define none)."""
+    def layers(self) -> np.ndarray | None:
+        """The layer of every state, or None for a game without layers.
+
+        A game without layers is one whose :meth:`Rules.layer` returns None for every
+        state; rules that give some states a layer and others None raise
+        InvalidRulesError naming the first state without one.
+        """
         values = [self.rules.layer(s) for s in self.states]
-        return np.array([-1 if v is None else v for v in values], dtype=np.int64)
+        missing = [i for i, v in enumerate(values) if v is None]
+        if len(missing) == len(values):
+            return None
+        if missing:
+            raise InvalidRulesError(
+                f"{self.rules.name}: Rules.layer gives some states a layer and "
+                f"{self.label(missing[0])!r} None; give every state a layer, or none"
+            )
+        return np.array(values, dtype=np.int64)
 
     def layer_counts(self) -> list[int]:
         """How many states each layer holds, layer 0 first.
 
         Raises InvalidArgumentError for games without layers.
         """
-        if (self.layers < 0).any():
+        if self.layers is None:
             raise InvalidArgumentError(f"{self.rules.name} states have no layers")
         return np.bincount(self.layers).tolist()
 

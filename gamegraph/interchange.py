@@ -1,35 +1,103 @@
-"""networkx as the interchange format: export any graph or chain, import a DiGraph.
+"""networkx, GraphML and node-link JSON as interchange formats, both ways and lossless.
 
 :func:`to_networkx` turns a :class:`~gamegraph.StateGraph` (every legal move) or a
 :class:`~gamegraph.MarkovChain` (the moves a policy takes, with their probabilities)
 into a ``networkx.DiGraph`` whose nodes are the game's own state values (for Jackpot,
-the board index). :func:`from_networkx` goes
-the other way: a DiGraph whose edges carry a ``probability`` becomes a game that
-:func:`gamegraph.solve` can solve and the renderers can draw.
+the board index). :func:`from_networkx` goes the other way.
+
+What a StateGraph export holds
+------------------------------
+A DiGraph has one edge per pair of nodes, but a game can reach the same position through
+several outcomes of one throw (in Ur a throw of 0 and a throw with no legal move both
+pass the turn to the same position), so the structure the solver needs is kept on the
+nodes, and the edges are a summary for people and networkx algorithms:
+
+- graph: ``name``, ``start`` (a state) and ``gamegraph`` (the format number, 1), which
+  marks the export.
+- node: ``label``; ``layer`` when the game has layers; ``terminal``; for a terminal
+  state its exact ``value`` (Fraction) for the player to move there; for any other state
+  ``outcomes``, the list :meth:`Rules.outcomes <gamegraph.rules.Rules.outcomes>` would
+  return: :class:`~gamegraph.rules.Outcome` (exact probability, options in order), each
+  option an :class:`~gamegraph.rules.Option` (target state, move, passes).
+- edge ``s -> t``: ``probability``, the chance that a throw offers a move from s to t
+  (offers overlap, so these do not sum to one), ``moves`` (the move numbers leading
+  there, in increasing order) and ``passes`` (whether one of them passes the turn).
+
+:func:`from_networkx` rebuilds such a graph exactly: the same states numbered in node
+order, the same outcomes and options in the same order, the same exact probabilities,
+terminal values, labels and layers, positions the start cannot reach included. The
+``outcomes`` attribute is what counts; edges are not read. A DiGraph without
+``outcomes`` is read as a plain probability graph (see :func:`from_networkx`), which is
+how a MarkovChain export reads back.
+
+Files
+-----
+:func:`write_graphml` / :func:`read_graphml` and :func:`write_json` / :func:`read_json`
+(``networkx.node_link_data``'s layout) store any DiGraph. Node ids in the file are the node
+numbers ``"0"``, ``"1"``, ... in node order; the state is the node attribute ``state``,
+written as Python text (``"('roll', 3, 0, 0)"``, ``"SixState(b=4, c=1, o=1, phase=0)"``)
+and read back without running code. Exact numbers are strings (``"1/36"``); lists,
+tuples, sets, dicts and ``None`` are Python text; ``outcomes`` is JSON with targets as
+node numbers, ``[["1/36", [[5, 2, false]]], ...]`` (a string in GraphML). The graph
+attribute ``gamegraph_encoding`` records how each attribute was written, and
+``gamegraph_types`` where each NamedTuple state type comes from: types from gamegraph's
+own modules are imported on reading, others must be passed as ``types=``. A GraphML or
+node-link file written by another program reads as networkx reads it (string node ids).
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
+import json
+import math
+import os
+import re
 from collections import defaultdict
 from fractions import Fraction
+from math import lcm
+from xml.etree import ElementTree
+from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
+import numpy as np
 
+from ._files import check_output, write_atomic
 from .build import build
 from .errors import InvalidArgumentError
 from .graph import StateGraph
 from .policy import MarkovChain
 from .rules import Option, Outcome, Rules
 
+__all__ = [
+    "from_networkx",
+    "read_graphml",
+    "read_json",
+    "to_networkx",
+    "write_graphml",
+    "write_json",
+]
 
+#: The format number of a StateGraph export (graph attribute ``gamegraph``).
+FORMAT = 1
+#: Graph attributes of a file recording how the other attributes were written.
+ENCODING, TYPES = "gamegraph_encoding", "gamegraph_types"
+
+
+# ---------------------------------------------------------------------------
+# StateGraph / MarkovChain -> DiGraph
+# ---------------------------------------------------------------------------
 def to_networkx(graph_or_chain) -> nx.DiGraph:
     """Export a StateGraph or MarkovChain as a networkx DiGraph.
 
-    Nodes carry ``label``, ``layer`` (None if the game has none), ``terminal`` and, for
-    terminal states, ``value``. For a StateGraph each edge carries ``moves`` (the move
-    numbers leading there) and ``probability``, the chance that a throw offers it; for
-    a MarkovChain, ``probability`` (exact Fraction) that the policy takes it, ``move``
-    and ``passes``, and nodes carry ``stuck``, the chance of having no option.
+    Nodes carry ``label``, ``layer`` (when the game has layers), ``terminal`` and, for
+    terminal states, ``value``. For a StateGraph, nodes also carry ``outcomes`` (the
+    exact outcome structure, see the module docstring) and each edge carries ``moves``
+    (the move numbers leading there), ``passes`` and ``probability``, the chance that a
+    throw offers it; for a MarkovChain, each edge carries ``probability`` (exact
+    Fraction) that the policy takes it, ``move`` and ``passes``, and nodes carry
+    ``stuck``, the chance of having no option.
 
     Examples
     --------
@@ -38,6 +106,9 @@ def to_networkx(graph_or_chain) -> nx.DiGraph:
     >>> g = to_networkx(build(Jackpot()))
     >>> g.number_of_nodes(), g.nodes[0]["label"], g.edges[0, 8]["probability"]
     (512, 'START', Fraction(7, 18))
+    >>> roll = g.nodes[0]["outcomes"][0]  # a roll of (1, 1): flip cell 1 or cell 2
+    >>> roll.probability, roll.options[1]
+    (Fraction(1, 36), Option(target=2, move=2, passes=False))
     """
     if isinstance(graph_or_chain, MarkovChain):
         return _chain_to_networkx(graph_or_chain)
@@ -46,47 +117,89 @@ def to_networkx(graph_or_chain) -> nx.DiGraph:
             f"to_networkx takes a StateGraph or MarkovChain, not {type(graph_or_chain).__name__}"
         )
     graph = graph_or_chain
-    g = _nodes(graph)
-    offered = defaultdict(Fraction)
-    moves = defaultdict(set)
-    passes = {}
-    for k in range(graph.n_outcomes):
-        s = int(graph.outcome_state[k])
-        seen = set()
-        for j in graph.options_of(k):
-            t = int(graph.option_target[j])
-            moves[s, t].add(int(graph.option_move[j]))
-            passes[s, t] = bool(graph.option_passes[j])
-            if t not in seen:
-                seen.add(t)
-                offered[s, t] += graph.probability(k)
-    states = graph.states
-    for (s, t), p in offered.items():
-        g.add_edge(
-            states[s], states[t], probability=p, moves=sorted(moves[s, t]), passes=passes[s, t]
-        )
+    states = list(graph.states)
+    g = _nodes(graph, states)
+    g.graph["gamegraph"] = FORMAT
+    targets = graph.option_target.tolist()
+    move_numbers = graph.option_move.tolist()
+    passing = graph.option_passes.tolist()
+    option_ptr = graph.option_ptr.tolist()
+    weights = graph.outcome_weight.tolist()
+    outcome_ptr = graph.outcome_ptr.tolist()
+    fractions: dict = {}
+
+    def fraction(weight):
+        p = fractions.get(weight)
+        if p is None:
+            p = fractions[weight] = Fraction(weight, graph.denominator)
+        return p
+
+    for s in np.flatnonzero(~graph.terminal).tolist():
+        g.nodes[states[s]]["outcomes"] = [
+            Outcome(
+                fraction(weights[k]),
+                tuple(
+                    Option(states[targets[j]], move_numbers[j], passing[j])
+                    for j in range(option_ptr[k], option_ptr[k + 1])
+                ),
+            )
+            for k in range(outcome_ptr[s], outcome_ptr[s + 1])
+        ]
+    g.add_edges_from(_offers(graph, states, fraction))
     return g
 
 
-def _nodes(graph: StateGraph) -> nx.DiGraph:
+def _offers(graph: StateGraph, states: list, fraction):
+    """One edge per (state, target) pair: the chance a throw offers it, moves, passes."""
+    n = graph.n_states
+    outcome = graph.option_outcome
+    pair = graph.outcome_state[outcome] * n + graph.option_target
+    # An outcome offering one target through several options counts once.
+    _, first = np.unique(outcome * n + graph.option_target, return_index=True)
+    pairs, inverse = np.unique(pair[first], return_inverse=True)
+    offered = np.zeros(len(pairs), dtype=np.int64)
+    np.add.at(offered, inverse.reshape(-1), graph.outcome_weight[outcome[first]])
+    passes = np.zeros(len(pairs), dtype=bool)
+    where = np.searchsorted(pairs, pair)
+    np.logical_or.at(passes, where, graph.option_passes)
+    # The distinct moves to each pair, in increasing order.
+    moves = np.unique(np.stack([where, graph.option_move.astype(np.int64)]), axis=1)
+    starts = np.searchsorted(moves[0], np.arange(len(pairs) + 1)).tolist()
+    move_list = moves[1].tolist()
+    for e, (p, weight, passing) in enumerate(
+        zip(pairs.tolist(), offered.tolist(), passes.tolist(), strict=True)
+    ):
+        yield (
+            states[p // n],
+            states[p % n],
+            {
+                "probability": fraction(weight),
+                "moves": move_list[starts[e] : starts[e + 1]],
+                "passes": passing,
+            },
+        )
+
+
+def _nodes(graph: StateGraph, states: list) -> nx.DiGraph:
     g = nx.DiGraph(name=graph.rules.name)
-    for i in range(graph.n_states):
-        attributes = {
-            "label": graph.label(i),
-            "layer": graph.layer(i),
-            "terminal": bool(graph.terminal[i]),
-        }
+    layers = graph.layers
+    label = graph.rules.label
+    for i, state in enumerate(states):
+        attributes = {"label": label(state)}
+        if layers is not None:
+            attributes["layer"] = int(layers[i])
+        attributes["terminal"] = bool(graph.terminal[i])
         if graph.terminal[i]:
             attributes["value"] = graph.terminal_exact[i]
-        g.add_node(graph.states[i], **attributes)
-    g.graph["start"] = graph.states[graph.start]
+        g.add_node(state, **attributes)
+    g.graph["start"] = states[graph.start]
     return g
 
 
 def _chain_to_networkx(chain: MarkovChain) -> nx.DiGraph:
     graph = chain.graph
-    g = _nodes(graph)
-    states = graph.states
+    states = list(graph.states)
+    g = _nodes(graph, states)
     for i in range(graph.n_states):
         g.nodes[states[i]]["stuck"] = Fraction(int(chain.stuck_weight[i]), graph.denominator)
     for e in range(chain.n_edges):
@@ -101,8 +214,11 @@ def _chain_to_networkx(chain: MarkovChain) -> nx.DiGraph:
     return g
 
 
+# ---------------------------------------------------------------------------
+# DiGraph -> StateGraph
+# ---------------------------------------------------------------------------
 class NetworkxRules(Rules):
-    """Rules read off a DiGraph (see :func:`from_networkx`)."""
+    """Rules read off a plain DiGraph (see :func:`from_networkx`)."""
 
     def __init__(self, g: nx.DiGraph, start, name: str):
         self.g = g
@@ -147,6 +263,41 @@ class NetworkxRules(Rules):
         return self.g.nodes[node].get("layer")
 
 
+class StoredRules(Rules):
+    """The rules a StateGraph export holds (see :func:`from_networkx`).
+
+    Every node is a root, so :func:`gamegraph.build` over them gives the same states and
+    moves too.
+    """
+
+    def __init__(self, name, start, states, outcomes, values, labels, layers):
+        self.name = name
+        self._start = start
+        self._states = states
+        self._outcomes = outcomes
+        self._values = values
+        self._labels = labels
+        self._layers = layers
+
+    def start(self):
+        return self._start
+
+    def roots(self):
+        return tuple(self._states)
+
+    def terminal_value(self, state):
+        return self._values.get(state)
+
+    def outcomes(self, state):
+        return self._outcomes[state]
+
+    def label(self, state):
+        return self._labels[state]
+
+    def layer(self, state):
+        return None if self._layers is None else self._layers[state]
+
+
 def _exact(p, edge) -> Fraction:
     try:
         # A float (numpy's too) is read as the decimal the user typed, not the binary float.
@@ -159,14 +310,31 @@ def _exact(p, edge) -> Fraction:
 
 
 def from_networkx(g: nx.DiGraph, start=None, *, name: str | None = None) -> StateGraph:
-    """Build a StateGraph from a DiGraph with probability-weighted edges.
+    """Build a StateGraph from a DiGraph: a :func:`to_networkx` export, or any DiGraph
+    with probability-weighted edges.
 
-    Every edge needs ``probability`` (int, Fraction, string such as ``"1/36"``, or float,
-    read as the decimal it prints as). Edges sharing an ``outcome`` key at a node are
-    alternatives of one throw, between which the player chooses; other edges are
-    separate outcomes. Probability missing from a node's total is the chance of being
-    stuck (a loss). ``passes=True`` hands the turn over. A node without out-edges is
-    terminal, worth its ``value`` attribute (default 0) to the player to move there.
+    A DiGraph whose nodes carry ``outcomes`` or whose graph attributes hold ``gamegraph``
+    (a :func:`to_networkx` export of a StateGraph, or one read back from a file) is
+    rebuilt exactly: states numbered in node order, outcomes and options in their order,
+    exact probabilities, terminal values (``value``, default 0, on nodes with
+    ``terminal`` true or without ``outcomes``), labels and layers as stored; edges are
+    not read.
+
+    Any other DiGraph is read from its edges. Every edge needs ``probability`` (int,
+    Fraction, string such as ``"1/36"``, or float, read as the decimal it prints as).
+    Edges sharing an ``outcome`` key at a node are alternatives of one throw, between
+    which the player chooses; other edges are separate outcomes. Probability missing from
+    a node's total is the chance of being stuck (a loss). ``passes=True`` hands the turn
+    over. A node without out-edges is terminal, worth its ``value`` attribute (default 0)
+    to the player to move there. The graph holds the nodes reachable from the start.
+
+    Parameters
+    ----------
+    g : networkx.DiGraph
+    start : hashable, optional
+        The start node; ``g.graph["start"]`` by default.
+    name : str, optional
+        The game's name; ``g.graph["name"]`` by default.
 
     Examples
     --------
@@ -178,9 +346,932 @@ def from_networkx(g: nx.DiGraph, start=None, *, name: str | None = None) -> Stat
     >>> from gamegraph import solve
     >>> solve(from_networkx(g, "play"), exact=True).start_value
     Fraction(4, 7)
+
+    A built game goes through networkx and back unchanged:
+
+    >>> from gamegraph import build
+    >>> from gamegraph.games.jackpot import Jackpot
+    >>> graph = build(Jackpot())
+    >>> again = from_networkx(to_networkx(graph))
+    >>> bool((again.option_target == graph.option_target).all()), again.denominator
+    (True, 36)
     """
+    if not isinstance(g, nx.DiGraph) or g.is_multigraph():
+        raise InvalidArgumentError(
+            f"from_networkx takes a networkx DiGraph, not {type(g).__name__}"
+        )
     if start is None:
         start = g.graph.get("start")
-    if start not in g:
+    try:
+        present = start in g
+    except TypeError:  # an unhashable start
+        present = False
+    if not present:
         raise InvalidArgumentError(f"start node {start!r} is not in the graph")
-    return build(NetworkxRules(g, start, name or g.graph.get("name") or "networkx graph"))
+    name = name or g.graph.get("name") or "networkx graph"
+    if "gamegraph" in g.graph or any("outcomes" in data for _, data in g.nodes(data=True)):
+        return _from_structure(g, start, str(name))
+    return build(NetworkxRules(g, start, name))
+
+
+def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
+    states = list(g)
+    index = {state: i for i, state in enumerate(states)}
+    n = len(states)
+    counts = np.zeros(n, dtype=np.int64)
+    option_counts = []
+    probabilities = []
+    targets, moves, passes = [], [], []
+    values, labels, layers, outcomes_of = {}, {}, {}, {}
+    for i, (state, data) in enumerate(g.nodes(data=True)):
+        labels[state] = str(data.get("label", state))
+        layers[state] = data.get("layer")
+        outcomes = data.get("outcomes")
+        if data.get("terminal", outcomes is None):
+            if outcomes:
+                raise InvalidArgumentError(f"node {state!r} is terminal but has outcomes")
+            values[state] = _value(data.get("value", 0), state)
+            continue
+        if outcomes is None:
+            raise InvalidArgumentError(
+                f"node {state!r} is not terminal and has no 'outcomes'; give every node "
+                "of a StateGraph export its outcomes, or mark it terminal=True"
+            )
+        read = []
+        for k, outcome in enumerate(_sequence(outcomes, state, "outcomes")):
+            if type(outcome) not in _PAIRS or len(outcome) != 2:
+                if not isinstance(outcome, list | tuple) or len(outcome) != 2:
+                    raise InvalidArgumentError(
+                        f"{_where(state, k)} is {outcome!r}; give (probability, options) pairs"
+                    )
+            p, listed = outcome
+            if type(p) is not Fraction or not 0 < p.numerator <= p.denominator:
+                p = _probability(p, _where(state, k))
+            if type(listed) not in _PAIRS:
+                listed = _sequence(listed, state, f"outcome {k}'s options")
+            options = []
+            for option in listed:
+                try:
+                    target, move, passing = option
+                    t = index.get(target)
+                except (TypeError, ValueError):
+                    t = None
+                if t is None or type(move) is not int or type(passing) is not bool:
+                    target, move, passing = _option(option, index, _where(state, k))
+                    t = index[target]
+                elif not -(2**31) <= move < 2**31:
+                    raise InvalidArgumentError(
+                        f"{_where(state, k)}: move {move} does not fit in 32 bits"
+                    )
+                options.append(Option(target, move, passing))
+                targets.append(t)
+                moves.append(move)
+                passes.append(passing)
+            read.append(Outcome(p, tuple(options)))
+            probabilities.append(p)
+            option_counts.append(len(options))
+        counts[i] = len(read)
+        outcomes_of[state] = read
+    denominator = lcm(*{p.denominator for p in probabilities}) if probabilities else 1
+    if denominator >= 2**62:
+        raise InvalidArgumentError(
+            f"the probabilities' common denominator {denominator} does not fit in 62 bits"
+        )
+    weights = np.array(
+        [p.numerator * (denominator // p.denominator) for p in probabilities], dtype=np.int64
+    )
+    outcome_ptr = _pointers(counts)
+    playing = np.flatnonzero(~np.isin(np.arange(n), [index[v] for v in values]))
+    totals = np.zeros(n, dtype=np.int64)
+    np.add.at(totals, np.repeat(np.arange(n), counts), weights)
+    wrong = playing[totals[playing] != denominator]
+    if len(wrong):
+        state = states[wrong[0]]
+        total = sum((o.probability for o in outcomes_of[state]), Fraction(0))
+        raise InvalidArgumentError(
+            f"the probabilities of node {state!r}'s outcomes sum to {total}, not 1"
+        )
+    missing = [state for state in states if layers[state] is None]
+    if missing and len(missing) < n:
+        raise InvalidArgumentError(
+            f"node {missing[0]!r} has no 'layer' while others have one; give every node "
+            "a layer, or none"
+        )
+    terminal = np.zeros(n, dtype=bool)
+    terminal_value = np.zeros(n, dtype=np.float64)
+    terminal_exact = {}
+    for state, value in values.items():
+        i = index[state]
+        terminal[i] = True
+        terminal_value[i] = float(value)
+        terminal_exact[i] = value
+    rules = StoredRules(
+        name, start, states, outcomes_of, values, labels, None if missing else layers
+    )
+    return StateGraph(
+        rules=rules,
+        states=states,
+        start=index[start],
+        outcome_ptr=outcome_ptr,
+        outcome_weight=weights,
+        denominator=denominator,
+        option_ptr=_pointers(np.array(option_counts, dtype=np.int64)),
+        option_target=np.array(targets, dtype=np.int64),
+        option_move=np.array(moves, dtype=np.int32),
+        option_passes=np.array(passes, dtype=bool),
+        terminal=terminal,
+        terminal_value=terminal_value,
+        terminal_exact=terminal_exact,
+    )
+
+
+#: Sequence types read without further checks (anything else goes through isinstance).
+_PAIRS = (Outcome, Option, tuple, list)
+
+
+def _where(state, k) -> str:
+    return f"node {state!r}, outcome {k}"
+
+
+def _pointers(counts: np.ndarray) -> np.ndarray:
+    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    return ptr
+
+
+def _sequence(value, state, what):
+    if not isinstance(value, list | tuple):
+        raise InvalidArgumentError(f"node {state!r}: {what} is {value!r}, not a list")
+    return value
+
+
+def _probability(p, where) -> Fraction:
+    try:
+        if isinstance(p, bool):
+            raise TypeError
+        p = Fraction(p)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise InvalidArgumentError(f"{where} has probability {p!r}, not a number") from None
+    if not 0 < p <= 1:
+        raise InvalidArgumentError(f"{where} has probability {p}, outside (0, 1]")
+    return p
+
+
+def _value(value, state) -> Fraction:
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        value = Fraction(value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise InvalidArgumentError(f"node {state!r} has value {value!r}, not a number") from None
+    if not 0 <= value <= 1:
+        raise InvalidArgumentError(f"node {state!r} has value {value}, outside [0, 1]")
+    return value
+
+
+def _option(option, index, where) -> Option:
+    if not isinstance(option, list | tuple) or not 1 <= len(option) <= 3:
+        raise InvalidArgumentError(
+            f"{where}: option {option!r} is not a (target, move, passes) triple"
+        )
+    option = Option(*option)
+    try:
+        known = option.target in index
+    except TypeError:
+        known = False
+    if not known:
+        raise InvalidArgumentError(f"{where} leads to {option.target!r}, which is not a node")
+    move, passes = option.move, option.passes
+    if isinstance(move, bool) or not isinstance(move, int | np.integer):
+        raise InvalidArgumentError(f"{where}: move {move!r} is not an integer")
+    if not -(2**31) <= move < 2**31:
+        raise InvalidArgumentError(f"{where}: move {move} does not fit in 32 bits")
+    if not isinstance(passes, bool | np.bool_):
+        raise InvalidArgumentError(f"{where}: passes is {passes!r}, not True or False")
+    return Option(option.target, int(move), bool(passes))
+
+
+# ---------------------------------------------------------------------------
+# Values as text: written by _code, read back by _decode without running code
+# ---------------------------------------------------------------------------
+def _code(value, types: dict) -> str:
+    """Python text for ``value``; NamedTuple classes met are recorded in ``types``."""
+    kind = type(value)
+    if value is None or kind in (bool, int, str):
+        return repr(value)
+    if kind is float:
+        return repr(value) if math.isfinite(value) else f"float({str(value)!r})"
+    if isinstance(value, np.generic):
+        return _code(value.item(), types)
+    if kind is Fraction:
+        return f"Fraction({value.numerator}, {value.denominator})"
+    if isinstance(value, tuple) and hasattr(kind, "_fields"):
+        where = f"{kind.__module__}.{kind.__qualname__}"
+        if types.setdefault(kind.__name__, where) != where:
+            raise InvalidArgumentError(
+                f"two state types are called {kind.__name__} ({types[kind.__name__]} and "
+                f"{where}); rename one to write them to one file"
+            )
+        fields = ", ".join(f"{f}={_code(v, types)}" for f, v in zip(kind._fields, value))
+        return f"{kind.__name__}({fields})"
+    if kind is tuple:
+        items = [_code(v, types) for v in value]
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    if kind is list:
+        return f"[{', '.join(_code(v, types) for v in value)}]"
+    if kind in (set, frozenset):
+        items = sorted(_code(v, types) for v in value)
+        text = f"{{{', '.join(items)}}}" if items else ""
+        return f"{kind.__name__}({text})"
+    if kind is dict:
+        items = (f"{_code(k, types)}: {_code(v, types)}" for k, v in value.items())
+        return f"{{{', '.join(items)}}}"
+    shown = repr(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    raise InvalidArgumentError(
+        f"cannot write {shown} (a {kind.__name__}) to a file; accepted: None, bool, int, "
+        "float, str, Fraction, and tuples, NamedTuples, lists, sets, frozensets and dicts "
+        "of them"
+    )
+
+
+def _decode(text: str, types: dict):
+    """Read text written by :func:`_code`; ``types`` maps NamedTuple names to classes."""
+    if not isinstance(text, str):
+        raise ValueError(f"{text!r} is not text")
+    return _literal(ast.parse(text.strip(), mode="eval").body, types)
+
+
+def _literal(node, types):
+    if isinstance(node, ast.Constant) and not isinstance(node.value, bytes | complex):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        operand = _literal(node.operand, types)
+        if isinstance(operand, bool) or not isinstance(operand, int | float):
+            raise ValueError("a sign before something that is not a number")
+        return -operand if isinstance(node.op, ast.USub) else operand
+    if isinstance(node, ast.Tuple):
+        return tuple(_literal(e, types) for e in node.elts)
+    if isinstance(node, ast.List):
+        return [_literal(e, types) for e in node.elts]
+    if isinstance(node, ast.Set):
+        return {_literal(e, types) for e in node.elts}
+    if isinstance(node, ast.Dict):
+        if None in node.keys:
+            raise ValueError("** in a dict")
+        return {_literal(k, types): _literal(v, types) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        args = [_literal(a, types) for a in node.args]
+        keywords = {k.arg: _literal(k.value, types) for k in node.keywords if k.arg}
+        if len(keywords) != len(node.keywords):
+            raise ValueError("** in a call")
+        if name == "Fraction" and len(args) == 2 and not keywords:
+            if all(type(a) is int for a in args):
+                return Fraction(*args)
+        elif name in ("set", "frozenset") and len(args) <= 1 and not keywords:
+            return {"set": set, "frozenset": frozenset}[name](*args)
+        elif name == "float" and len(args) == 1 and isinstance(args[0], str) and not keywords:
+            if args[0].lower() in ("nan", "inf", "-inf"):
+                return float(args[0])
+        elif name in types:
+            return types[name](*args, **keywords)
+        else:
+            raise ValueError(f"unknown type {name}")
+    raise ValueError(f"unexpected {ast.unparse(node)[:40]!r}")
+
+
+def _resolve_types(recorded: dict, given) -> dict:
+    """NamedTuple classes by name: ``given`` first, then gamegraph's own recorded ones."""
+    classes = {}
+    for cls in given:
+        if not (isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")):
+            raise InvalidArgumentError(f"types must be NamedTuple classes, not {cls!r}")
+        classes[cls.__name__] = cls
+    for name, where in recorded.items():
+        if name in classes:
+            continue
+        module, _, qualname = str(where).rpartition(".")
+        if module != "gamegraph" and not module.startswith("gamegraph."):
+            raise InvalidArgumentError(
+                f"states of type {name} come from {module or 'an unknown module'}; pass "
+                f"types=[{name}] to read them back"
+            )
+        try:
+            cls = importlib.import_module(module)
+            for part in qualname.split("."):
+                cls = getattr(cls, part)
+        except (ImportError, AttributeError):
+            raise InvalidArgumentError(
+                f"the state type {where} is not in this version of gamegraph; pass "
+                f"types=[{name}] to read it back"
+            ) from None
+        classes[name] = cls
+    return classes
+
+
+# ---------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------
+def _as_digraph(graph_or_digraph) -> nx.DiGraph:
+    if isinstance(graph_or_digraph, StateGraph | MarkovChain):
+        return to_networkx(graph_or_digraph)
+    if isinstance(graph_or_digraph, nx.DiGraph) and not graph_or_digraph.is_multigraph():
+        return graph_or_digraph
+    raise InvalidArgumentError(
+        "write a StateGraph, a MarkovChain or a networkx DiGraph, not "
+        f"{type(graph_or_digraph).__name__}"
+    )
+
+
+#: Characters XML 1.0 cannot hold, or changes on reading (a carriage return).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0d\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_PLAIN = (bool, int, float, str)
+
+
+def _encoding(values: list) -> str | None:
+    """How a key's values are written: None (as they are), 'fraction' or 'python'."""
+    kinds = {type(v) for v in values}
+    if len(kinds) == 1 and kinds <= set(_PLAIN):
+        if kinds == {str} and any(_NOT_XML.search(v) for v in values):
+            return "python"
+        return None
+    if kinds <= {Fraction, int}:
+        return "fraction"
+    return "python"
+
+
+class _Records:
+    """A DiGraph as a file holds it.
+
+    Node ids are "0", "1", ...; every attribute is a plain bool, int, float or str
+    (``outcomes`` a JSON structure or its text).
+    """
+
+    def __init__(self, graph, nodes, edges, kinds):
+        self.graph = graph  # {key: value}
+        self.nodes = nodes  # [(id, {key: value})]
+        self.edges = edges  # [(source id, target id, {key: value})]
+        self.kinds = kinds  # {scope: {key: python type}} of the plain values
+
+
+def _encode(g: nx.DiGraph, native_outcomes: bool) -> _Records:
+    ids = {node: str(i) for i, node in enumerate(g)}
+    types: dict = {}
+    encoding = {"graph": {}, "node": {"state": "python"}, "edge": {}}
+    kinds = {"graph": {}, "node": {"state": str}, "edge": {}}
+    scopes = {
+        "graph": [g.graph],
+        "node": [data for _, data in g.nodes(data=True)],
+        "edge": [data for _, _, data in g.edges(data=True)],
+    }
+    for scope, items in scopes.items():
+        keys = defaultdict(list)
+        for data in items:
+            for key, value in data.items():
+                if not isinstance(key, str):
+                    raise InvalidArgumentError(
+                        f"{scope} attribute names must be strings, not {key!r}"
+                    )
+                keys[key].append(value)
+        for key, values in keys.items():
+            if scope == "node" and key == "state":
+                raise InvalidArgumentError(
+                    "nodes must not carry an attribute 'state': the file keeps each node's "
+                    "state there"
+                )
+            if scope == "graph" and key in (ENCODING, TYPES):
+                continue
+            how = "outcomes" if scope == "node" and key == "outcomes" else _encoding(values)
+            if how is not None:
+                encoding[scope][key] = how
+            kinds[scope][key] = type(values[0]) if how is None else str
+    cache: dict = {}
+
+    def code(value):
+        if type(value) is list and all(type(v) is int for v in value):
+            key = tuple(value)
+            text = cache.get(key)
+            if text is None:
+                text = cache[key] = _code(value, types)
+            return text
+        return _code(value, types)
+
+    converters = {
+        "fraction": str,
+        "python": code,
+        "outcomes": lambda value: _outcomes_out(value, ids, native_outcomes),
+    }
+    if native_outcomes and "outcomes" in encoding["node"]:
+        kinds["node"]["outcomes"] = list
+
+    def writer(scope):
+        convert = [(key, converters[how]) for key, how in encoding[scope].items()]
+
+        def write(data):
+            written = dict(data)
+            for key, function in convert:
+                if key in written:
+                    written[key] = function(written[key])
+            return written
+
+        return write
+
+    graph = {k: v for k, v in g.graph.items() if k not in (ENCODING, TYPES)}
+    graph = writer("graph")(graph)
+    write = writer("node")
+    nodes = [(ids[node], write({"state": node, **data})) for node, data in g.nodes(data=True)]
+    write = writer("edge")
+    edges = [(ids[u], ids[v], write(data)) for u, v, data in g.edges(data=True)]
+    graph[ENCODING] = json.dumps(encoding, sort_keys=True)
+    graph[TYPES] = json.dumps(types, sort_keys=True)
+    kinds["graph"][ENCODING] = kinds["graph"][TYPES] = str
+    return _Records(graph, nodes, edges, kinds)
+
+
+def _outcomes_out(outcomes, ids, native):
+    try:
+        out = [
+            [str(Fraction(p)), [[int(ids[t]), int(m), bool(passes)] for t, m, passes in options]]
+            for p, options in outcomes
+        ]
+    except (KeyError, TypeError, ValueError):
+        raise InvalidArgumentError(
+            f"cannot write the outcomes {str(outcomes)[:60]}...: give a list of (probability, "
+            "[(target node, move, passes), ...]) as to_networkx makes"
+        ) from None
+    return out if native else json.dumps(out, separators=(",", ":"))
+
+
+def _restore(records: _Records, source: str, types) -> nx.DiGraph:
+    """The DiGraph a file of ours holds: states, exact numbers and structures read back."""
+    try:
+        encoding = json.loads(records.graph[ENCODING])
+        recorded = json.loads(records.graph.get(TYPES, "{}"))
+        if not isinstance(encoding, dict) or not isinstance(recorded, dict):
+            raise ValueError
+        for scope in ("graph", "node", "edge"):
+            if not isinstance(encoding.setdefault(scope, {}), dict):
+                raise ValueError
+    except (ValueError, TypeError):
+        raise InvalidArgumentError(f"{source}: its {ENCODING} attribute is damaged") from None
+    classes = _resolve_types(recorded, types)
+    cache: dict = {}  # text -> a list or tuple of plain values
+    fractions: dict = {}  # text -> Fraction
+
+    def decode(text):
+        if text in cache:
+            value = cache[text]
+            return list(value) if type(value) is list else value
+        value = _decode(text, classes)
+        if type(value) in (list, tuple) and all(type(v) in _PLAIN for v in value):
+            cache[text] = value
+            return list(value) if type(value) is list else value
+        return value
+
+    def fraction(text):
+        value = fractions.get(text)
+        if value is None:
+            value = fractions[text] = Fraction(text)
+        return value
+
+    converters = {"fraction": fraction, "python": decode, "outcomes": lambda value: value}
+
+    encoding["state"] = {"state": "python"}
+
+    def reader(scope):
+        convert = [(key, converters.get(how)) for key, how in encoding[scope].items()]
+        if any(function is None for _, function in convert):
+            raise InvalidArgumentError(f"{source}: its {ENCODING} attribute is damaged")
+
+        def read(data, where):
+            """Convert ``data`` (the file's own dict) in place."""
+            for key, function in convert:
+                if key in data:
+                    try:
+                        data[key] = function(data[key])
+                    except (
+                        ValueError,
+                        TypeError,
+                        SyntaxError,
+                        ZeroDivisionError,
+                        RecursionError,
+                    ) as e:
+                        raise InvalidArgumentError(
+                            f"{source}: {where()}: attribute {key!r} is damaged ({_first_line(e)})"
+                        ) from None
+            return data
+
+        return read
+
+    g = nx.DiGraph()
+    graph = {k: v for k, v in records.graph.items() if k not in (ENCODING, TYPES)}
+    g.graph.update(reader("graph")(graph, lambda: "the graph"))
+    states = {}
+    order = []
+    texts = []
+    nodes = []
+    seen = set()
+    for node, data in records.nodes:
+        if type(node) not in (str, int) or type(data) is not dict:
+            raise InvalidArgumentError(f"{source}: node {node!r} is not an id with attributes")
+        if type(data.get("state")) is not str:
+            raise InvalidArgumentError(f"{source}: node {node} has no 'state' text")
+        texts.append(data.pop("state"))
+    encoding["node"].pop("state", None)
+    read = reader("node")
+    decode_state = reader("state")
+    for (node, data), state in zip(records.nodes, _decode_all(texts, classes), strict=True):
+        if state is _UNREAD:
+            state = decode_state({"state": texts[len(order)]}, lambda node=node: f"node {node}")
+            state = state["state"]
+        data = read(data, lambda node=node: f"node {node}")
+        try:
+            known = state in seen
+            seen.add(state)
+        except TypeError:
+            raise InvalidArgumentError(
+                f"{source}: node {node}'s state {state!r} is not hashable"
+            ) from None
+        if known or node in states:
+            raise InvalidArgumentError(f"{source}: two nodes hold the state {state!r}")
+        states[node] = state
+        order.append(state)
+        nodes.append((state, data))
+    g.add_nodes_from(nodes)
+    edges = []
+    read = reader("edge")
+    for u, v, data in records.edges:
+        if type(u) not in (str, int) or type(v) not in (str, int) or type(data) is not dict:
+            raise InvalidArgumentError(f"{source}: edge {u!r} -> {v!r} is not two node ids")
+        if u not in states or v not in states:
+            raise InvalidArgumentError(f"{source}: edge {u} -> {v} joins a node it does not hold")
+        edges.append((states[u], states[v], read(data, lambda u=u, v=v: f"edge {u} -> {v}")))
+    g.add_edges_from(edges)
+    for state, data in g.nodes(data=True):
+        if "outcomes" in data:
+            try:
+                data["outcomes"] = _outcomes_in(data["outcomes"], order, fractions)
+            except IndexError:
+                raise InvalidArgumentError(
+                    f"{source}: node {state!r}: its outcomes name a node the file does not hold"
+                ) from None
+            except (ValueError, TypeError, ZeroDivisionError) as e:
+                raise InvalidArgumentError(
+                    f"{source}: node {state!r}: attribute 'outcomes' is damaged ({_first_line(e)})"
+                ) from None
+    return g
+
+
+_UNREAD = object()
+
+
+def _decode_all(texts: list, types: dict) -> list:
+    """Decode many texts in one parse (one parse per text costs more than the parsing).
+
+    Texts that :func:`_code` would not write back the same (a hand-edited file) come out
+    as ``_UNREAD``, and the caller decodes those one by one.
+    """
+    joined = f"[{','.join(texts)}]"
+    values = _decode_as_json(joined, types)
+    if values is None:
+        try:
+            values = _decode(joined, types)
+        except (ValueError, TypeError, SyntaxError, ZeroDivisionError, RecursionError):
+            return [_UNREAD] * len(texts)
+    if len(values) != len(texts):
+        return [_UNREAD] * len(texts)
+    written: dict = {}
+    try:
+        return [v if _code(v, written) == t else _UNREAD for v, t in zip(values, texts)]
+    except InvalidArgumentError:
+        return [_UNREAD] * len(texts)
+
+
+#: Python text _decode_as_json can turn into JSON: no sets, dicts or quotes in strings.
+_JSON_READY = re.compile(r"""(?:[\w ,()\[\].+=-]|'[\w .+/-]*')*""")
+_QUOTED = re.compile(r"'([\w .+/-]*)'")
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
+_TUPLE = re.compile(r"(?<![\w\"])\(")
+_FIELD = re.compile(r"\b[A-Za-z_]\w*=")
+_CONSTANTS = re.compile(r"\b(None|True|False)\b")
+_JSON_CONSTANTS = {"None": "null", "True": "true", "False": "false"}
+
+
+def _decode_as_json(text: str, types: dict):
+    """Decode Python text of tuples, NamedTuples, lists, numbers and plain strings by
+    rewriting it as JSON (many times faster than parsing it); None if it does not fit.
+
+    Tuples become ``["(", ...]`` and calls ``["(Name", ...]`` (no string can hold a
+    parenthesis here), then :func:`_from_json` builds the values. The caller checks every
+    value against its text with :func:`_code`, so a rewrite that went wrong is caught.
+    """
+    if not _JSON_READY.fullmatch(text):
+        return None
+    text = _QUOTED.sub(r'"\1"', text)
+    text = _TUPLE.sub('["(",', _CALL.sub(r'["(\1",', text))
+    text = _FIELD.sub("", text).replace(",)", ")").replace(")", "]")
+    text = _CONSTANTS.sub(lambda m: _JSON_CONSTANTS[m.group(1)], text)
+    try:
+        return _from_json(json.loads(text), types)
+    except (ValueError, TypeError, KeyError, RecursionError):
+        return None
+
+
+def _from_json(value, types: dict):
+    if type(value) is not list:
+        return value
+    items = [_from_json(v, types) for v in value]
+    head = items[0] if items else None
+    if type(head) is str and head.startswith("("):
+        if head == "(":
+            return tuple(items[1:])
+        name = head[1:]
+        if name == "Fraction":
+            return Fraction(*items[1:])
+        return types[name](*items[1:])
+    return items
+
+
+def _outcomes_in(value, order: list, fractions: dict) -> list:
+    """``[[p, [[target number, move, passes], ...]], ...]`` as Outcomes and Options."""
+    if isinstance(value, str):
+        value = json.loads(value)
+    outcomes = []
+    for p, options in value:
+        read = []
+        for t, m, passes in options:
+            if type(t) is not int or t < 0 or type(m) is not int or type(passes) is not bool:
+                raise ValueError(f"option {[t, m, passes]!r} is not [node, move, passes]")
+            read.append(Option(order[t], m, passes))
+        probability = fractions.get(p)
+        if probability is None:
+            probability = fractions[p] = Fraction(p)
+        outcomes.append(Outcome(probability, tuple(read)))
+    return outcomes
+
+
+def _first_line(error) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+def _read_bytes(path) -> tuple[bytes, str]:
+    try:
+        raw = os.fspath(path)
+    except TypeError:
+        raise InvalidArgumentError(
+            f"a path must be a str or os.PathLike, not {type(path).__name__}"
+        ) from None
+    source = os.fsdecode(raw)
+    try:
+        with open(raw, "rb") as stream:
+            return stream.read(), source
+    except FileNotFoundError:
+        raise InvalidArgumentError(f"cannot read {source}: no such file") from None
+    except IsADirectoryError:
+        raise InvalidArgumentError(f"cannot read {source}: it is a folder") from None
+    except (OSError, ValueError) as e:
+        raise InvalidArgumentError(f"cannot read {source}: {_first_line(e)}") from None
+
+
+def _directed(g, source: str) -> nx.DiGraph:
+    if not g.is_directed():
+        raise InvalidArgumentError(f"{source} holds an undirected graph; gamegraph reads DiGraphs")
+    if g.is_multigraph():
+        if g.number_of_edges() != nx.DiGraph(g).number_of_edges():
+            raise InvalidArgumentError(
+                f"{source} holds parallel edges; gamegraph reads DiGraphs (one edge per pair)"
+            )
+        g = nx.DiGraph(g)
+    return g
+
+
+# ---- GraphML ----------------------------------------------------------------
+_GRAPHML = "http://graphml.graphdrawing.org/xmlns"
+_GRAPHML_HEAD = (
+    "<?xml version='1.0' encoding='utf-8'?>\n"
+    f'<graphml xmlns="{_GRAPHML}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+    f'xsi:schemaLocation="{_GRAPHML} {_GRAPHML}/1.0/graphml.xsd">\n'
+)
+_GRAPHML_TYPES = {bool: "boolean", int: "long", float: "double", str: "string"}
+_FROM_GRAPHML = {
+    "boolean": lambda text: text.strip().lower() in ("true", "1"),
+    "int": int,
+    "long": int,
+    "float": float,
+    "double": float,
+    "string": str,
+}
+
+
+def _graphml_text(records: _Records) -> str:
+    lines = [_GRAPHML_HEAD]
+    ids = {}
+    for scope in ("graph", "node", "edge"):
+        for key, kind in records.kinds[scope].items():
+            ids[scope, key] = name = f"d{len(ids)}"
+            lines.append(
+                f'  <key id="{name}" for="{scope}" attr.name={quoteattr(key)} '
+                f'attr.type="{_GRAPHML_TYPES[kind]}"/>\n'
+            )
+
+    def data(scope, attributes):
+        return "".join(
+            f'<data key="{ids[scope, key]}">{_graphml_value(value)}</data>'
+            for key, value in attributes.items()
+        )
+
+    lines.append('  <graph edgedefault="directed">\n')
+    if records.graph:
+        lines.append(f"    {data('graph', records.graph)}\n")
+    lines.extend(
+        f'    <node id="{node}">{data("node", attributes)}</node>\n'
+        for node, attributes in records.nodes
+    )
+    lines.extend(
+        f'    <edge source="{u}" target="{v}">{data("edge", attributes)}</edge>\n'
+        for u, v, attributes in records.edges
+    )
+    lines.append("  </graph>\n</graphml>\n")
+    return "".join(lines)
+
+
+def _graphml_value(value) -> str:
+    if type(value) is bool:
+        return "true" if value else "false"
+    if type(value) is str:
+        return escape(value)
+    return repr(value)
+
+
+def _graphml_records(root, source: str) -> _Records | None:
+    """The records of a GraphML file gamegraph wrote; None for another program's."""
+    ns = f"{{{_GRAPHML}}}"
+    keys = {}
+    for key in root.iter(f"{ns}key"):
+        keys[key.get("id")] = (key.get("attr.name"), _FROM_GRAPHML.get(key.get("attr.type")))
+    if (ENCODING, _FROM_GRAPHML["string"]) not in keys.values():
+        return None
+    graphs = root.findall(f"{ns}graph")
+    if len(graphs) != 1 or graphs[0].get("edgedefault") != "directed":
+        raise InvalidArgumentError(f"{source}: a gamegraph file holds one directed graph")
+    graph = graphs[0]
+
+    def data(element, where):
+        attributes = {}
+        for item in element.findall(f"{ns}data"):
+            name, convert = keys.get(item.get("key"), (None, None))
+            if name is None or convert is None:
+                raise InvalidArgumentError(
+                    f"{source}: {where} has data for the unknown key {item.get('key')!r}"
+                )
+            try:
+                attributes[name] = convert(item.text or "")
+            except ValueError:
+                raise InvalidArgumentError(
+                    f"{source}: {where}: {name!r} is {item.text!r}, not a number"
+                ) from None
+        return attributes
+
+    nodes = [(n.get("id"), data(n, f"node {n.get('id')}")) for n in graph.iter(f"{ns}node")]
+    edges = [
+        (e.get("source"), e.get("target"), data(e, f"edge {e.get('source')}"))
+        for e in graph.iter(f"{ns}edge")
+    ]
+    return _Records(data(graph, "the graph"), nodes, edges, None)
+
+
+def write_graphml(graph_or_digraph, path) -> None:
+    """Write a StateGraph, MarkovChain or DiGraph to a GraphML file, losslessly.
+
+    A StateGraph or MarkovChain is exported with :func:`to_networkx` first. Node ids are
+    ``"0"``, ``"1"``, ... in node order, each node's state is in its ``state``
+    attribute, exact numbers are strings such as ``"1/36"`` (see the module docstring).
+    The path is checked before any work and the file written all-or-nothing;
+    ``networkx.read_graphml`` and other GraphML readers read it too.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from gamegraph import build, solve
+    >>> from gamegraph.games.jackpot import Jackpot
+    >>> path = os.path.join(tempfile.mkdtemp(), "jackpot.graphml")
+    >>> write_graphml(build(Jackpot()), path)
+    >>> g = read_graphml(path)
+    >>> g.nodes[0]["outcomes"][0].probability, g.edges[0, 8]["probability"]
+    (Fraction(1, 36), Fraction(7, 18))
+    >>> solve(from_networkx(g), exact=True).start_value
+    Fraction(14103327415, 176319369216)
+    """
+    check_output(path, (".graphml",))
+    records = _encode(_as_digraph(graph_or_digraph), native_outcomes=False)
+    write_atomic(path, _graphml_text(records))
+
+
+def read_graphml(path, *, types=()) -> nx.DiGraph:
+    """Read a GraphML file into a DiGraph: one :func:`write_graphml` wrote comes back as it
+    was written (states, exact Fractions, outcomes); another program's as networkx reads it.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    types : iterable of NamedTuple classes, optional
+        The state types of your own game, to read its states back; gamegraph's own
+        (Super Six's ``SixState``, Ur's ``UrState``) are found by themselves.
+
+    Raises InvalidArgumentError, in one line, for a missing, damaged or foreign file.
+    """
+    text, source = _read_bytes(path)
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as e:
+        raise InvalidArgumentError(f"{source} is not an XML file: {_first_line(e)}") from None
+    if root.tag != f"{{{_GRAPHML}}}graphml":
+        raise InvalidArgumentError(f"{source} is XML but not GraphML (its root is {root.tag})")
+    records = _graphml_records(root, source)
+    if records is not None:
+        return _restore(records, source, types)
+    try:
+        h = nx.parse_graphml(text, node_type=str)
+    except Exception as e:  # noqa: BLE001 - networkx raises many types on odd GraphML
+        raise InvalidArgumentError(
+            f"{source} is not a GraphML file networkx can read: {_first_line(e)}"
+        ) from None
+    return _directed(h, source)
+
+
+# ---- node-link JSON ---------------------------------------------------------
+def _node_link_keyword() -> str:
+    """The keyword naming the edges' key: ``edges=`` since networkx 3.4, ``link=`` before."""
+    return "edges" if "edges" in inspect.signature(nx.node_link_graph).parameters else "link"
+
+
+def write_json(graph_or_digraph, path) -> None:
+    """Write a StateGraph, MarkovChain or DiGraph as node-link JSON, losslessly.
+
+    The layout is that of ``networkx.node_link_data(g, edges="edges")`` (networkx 3.4 and
+    later; ``link="edges"`` before), so ``networkx.node_link_graph`` reads it too; the
+    attributes are written as for :func:`write_graphml`, except that ``outcomes`` is
+    plain JSON rather than a string. Read it back with :func:`read_json`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from gamegraph.games.pig import Pig
+    >>> from gamegraph import build
+    >>> path = os.path.join(tempfile.mkdtemp(), "pig.json")
+    >>> graph = build(Pig(10))
+    >>> write_json(graph, path)
+    >>> again = from_networkx(read_json(path))
+    >>> again.states == list(graph.states), again.states[again.start]
+    (True, ('roll', 0, 0, 0))
+    """
+    check_output(path, (".json",))
+    records = _encode(_as_digraph(graph_or_digraph), native_outcomes=True)
+    data = {
+        "directed": True,
+        "multigraph": False,
+        "graph": records.graph,
+        "nodes": [{**attributes, "id": node} for node, attributes in records.nodes],
+        "edges": [{**attributes, "source": u, "target": v} for u, v, attributes in records.edges],
+    }
+    write_atomic(path, json.dumps(data, separators=(",", ":")) + "\n")
+
+
+def read_json(path, *, types=()) -> nx.DiGraph:
+    """Read a node-link JSON file into a DiGraph (see :func:`read_graphml`).
+
+    Edges may be under ``"edges"`` (networkx 3.4 and later) or ``"links"`` (earlier).
+    Raises InvalidArgumentError, in one line, for a missing, damaged or foreign file.
+    """
+    text, source = _read_bytes(path)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
+        raise InvalidArgumentError(f"{source} is not JSON: {_first_line(e)}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
+        raise InvalidArgumentError(
+            f"{source} is not node-link JSON: it needs an object with 'nodes' and 'edges'"
+        )
+    key = "links" if "links" in data and "edges" not in data else "edges"
+    edges = data.setdefault(key, [])
+    graph = data.get("graph")
+    if isinstance(graph, dict) and ENCODING in graph and isinstance(edges, list):
+        try:
+            nodes = [(n.pop("id"), n) for n in data["nodes"]]
+            links = [(e.pop("source"), e.pop("target"), e) for e in edges]
+        except (KeyError, TypeError, AttributeError):
+            raise InvalidArgumentError(
+                f"{source}: every node needs an 'id' and every edge a 'source' and 'target'"
+            ) from None
+        if not data.get("directed", True) or data.get("multigraph", False):
+            raise InvalidArgumentError(f"{source}: a gamegraph file holds one directed graph")
+        return _restore(_Records(graph, nodes, links, None), source, types)
+    try:
+        h = nx.node_link_graph(data, **{_node_link_keyword(): key})
+    except Exception as e:  # noqa: BLE001 - networkx raises KeyError, TypeError, ...
+        raise InvalidArgumentError(
+            f"{source} is not node-link JSON networkx can read: {_first_line(e)}"
+        ) from None
+    return _directed(h, source)

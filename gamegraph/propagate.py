@@ -18,6 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._threads import limit_blas
+from .errors import InvalidArgumentError
 from .graph import StateGraph
 from .linear import solve_sparse
 from .policy import MarkovChain, Policy
@@ -75,6 +76,11 @@ class Propagation:
     def stuck_by_layer(self) -> list:
         """Probability of being stuck (the game lost) in each layer of a layered game."""
         layers = self.graph.layers
+        if layers is None:
+            raise InvalidArgumentError(
+                f"{self.graph.rules.name} states have no layers; stuck_by_layer needs a "
+                "layered game such as Jackpot"
+            )
         totals = [Fraction(0) if self.exact else 0.0 for _ in range(layers.max() + 1)]
         stuck = self.stuck[0] + self.stuck[1]
         for i in np.flatnonzero(stuck != 0):

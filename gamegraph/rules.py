@@ -1,10 +1,15 @@
 """How a game states its rules, so that :func:`gamegraph.build` can explore it.
 
-A turn is a chance event followed by a choice. From a non-terminal state the player
-throws; each :class:`Outcome` of the throw has an exact probability and a tuple of
-:class:`Option` s the player may pick. An option names the successor state and says
-whether the turn passes to the other side. An outcome with no options is a dead end:
-the player to move has lost.
+Every non-terminal state offers a list of :class:`Outcome` s: a chance event followed by
+a choice. Each outcome has an exact probability and a tuple of :class:`Option` s the
+player may pick; an option names the successor state and says whether the turn passes to
+the other side. An outcome with no options is a dead end: the player to move has lost.
+
+The same shape holds a decision *before* chance and any mix of the two within a turn:
+:func:`decision` is a state where the player chooses with nothing thrown (one certain
+outcome, its options the choices), and :func:`throw` is a state where chance alone moves
+the game (every outcome has one option). Pig's "roll or hold, then the die" is a
+decision state whose "roll" leads to a throw state.
 
 Values follow one convention everywhere: the value of a state is the probability that
 the player to move wins. An option that passes the turn is worth ``1 - v(target)``.
@@ -49,6 +54,44 @@ class Outcome(NamedTuple):
 
     probability: Fraction
     options: tuple[Option, ...]
+
+
+#: The probability of a certain event, shared so that builds see one object.
+CERTAIN = Fraction(1)
+
+
+def decision(*options: Option) -> list[Outcome]:
+    """The outcomes of a state where the player chooses before (or without) any throw.
+
+    One certain outcome whose options are the choices, in order.
+
+    Examples
+    --------
+    >>> decision(Option("roll"), Option("bank", passes=True))  # doctest: +NORMALIZE_WHITESPACE
+    [Outcome(probability=Fraction(1, 1),
+             options=(Option(target='roll', move=-1, passes=False),
+                      Option(target='bank', move=-1, passes=True)))]
+    """
+    return [Outcome(CERTAIN, options)]
+
+
+def throw(*chances) -> list[Outcome]:
+    """The outcomes of a state where chance alone moves the game: no choice after it.
+
+    Each argument is a pair ``(probability, option)``, the option being an
+    :class:`Option` or just a target state (kept turn, move -1). Pairs that lead to the
+    same option are not merged: each stays its own outcome.
+
+    Examples
+    --------
+    >>> half = Fraction(1, 2)
+    >>> [len(o.options) for o in throw((half, "heads"), (half, Option("tails", passes=True)))]
+    [1, 1]
+    """
+    return [
+        Outcome(p, (option if isinstance(option, Option) else Option(option),))
+        for p, option in chances
+    ]
 
 
 class Rules(ABC):

@@ -26,6 +26,13 @@ order of :mod:`gamegraph.structure`:
 
 With a fixed policy (:func:`evaluate`) the max is replaced by the policy's choice, so
 the same code gives the value of any agent.
+
+Engines. Float solves run, by default, in compiled kernels (:mod:`gamegraph._kernels`,
+numba, the ``fast`` extra) when numba is installed: the same operator applied state by
+state in the components' order, a cyclic component by Gauss-Seidel value iteration with
+extrapolation until its estimated error is below ``tol / 100`` (a component that does not
+settle in ``max_iter`` sweeps is handed to the numpy code above). ``engine="numpy"``
+forces the level-by-level numpy code; exact solves always use it.
 """
 
 from __future__ import annotations
@@ -36,7 +43,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import _kernels
 from ._checks import check_int, check_positive
+from ._extras import require
 from ._progress import progress_bar
 from ._tables import Table
 from ._threads import limit_blas
@@ -48,6 +57,8 @@ from .structure import can_end, ending_choice, name_states, sure_to_end
 from .values import first_best, passing_value
 
 METHODS = ("policy", "value")
+ENGINES = ("auto", "numba", "numpy")
+_EVALUATE_SWEEPS = 1000  # Gauss-Seidel sweeps per component before a direct solve
 _CHUNK = 1 << 18  # states per block in the final pass
 
 
@@ -82,8 +93,65 @@ class Solution:
         return self.values[self.graph.start]
 
     def value(self, state):
-        """Value of a state given by its rules-level value."""
+        """Value of a state given by its rules-level value: the probability that the player
+        to move there wins (a Fraction when exact).
+
+        Examples
+        --------
+        >>> from gamegraph import build
+        >>> from gamegraph.games.pig import Pig
+        >>> solution = solve(build(Pig(goal=10)), exact=True)
+        >>> solution.value(("roll", 0, 0, 0)), solution.value(("choose", 0, 0, 9))
+        (Fraction(7776, 10961), Fraction(9665, 10961))
+        """
         return self.values[self.graph.state_number(state)]
+
+    def best_move(self, state, throw: int):
+        """The best option at ``state`` after throw number ``throw``, its value and margin.
+
+        ``throw`` is the index of the outcome among the state's outcomes, in the order the
+        rules list them. Returns a :class:`~gamegraph.policy.BestMove`
+        ``(option, value, margin)``: the option the policy takes where it is among the best
+        (otherwise the first best), its worth to the player at ``state`` (``1 - v`` of its
+        target when it passes the turn), and that worth minus the next best option's (0 on
+        a tie, None when there is only one option). A throw with no option gives
+        ``(None, 0, None)``.
+
+        Examples
+        --------
+        >>> from gamegraph import build
+        >>> from gamegraph.games.pig import Pig
+        >>> solution = solve(build(Pig(goal=10)), exact=True)
+        >>> move = solution.best_move(("choose", 0, 0, 6), 0)   # a decision: one outcome
+        >>> move.option, move.value, move.margin
+        (Option(target=('roll', 0, 0, 6), move=0, passes=False), Fraction(9233, 10961),
+         Fraction(342972567, 697273054))
+        >>> solution.best_move(("roll", 0, 0, 0), 0).margin is None   # a 1: no choice
+        True
+        """
+        from .policy import BestMove, outcome_at
+        from .rules import Option
+
+        graph = self.graph
+        k = outcome_at(graph, state, throw)
+        first, stop = int(graph.option_ptr[k]), int(graph.option_ptr[k + 1])
+        one = Fraction(1) if self.exact else 1.0
+        if first == stop:
+            return BestMove(None, one - one, None)
+        targets = graph.option_target[first:stop]
+        q = passing_value(self.values[targets], graph.option_passes[first:stop], one)
+        q = list(q) if self.exact else [float(x) for x in q]
+        best = max(q)
+        mine = int(self.policy.choice[k])
+        pick = mine if 0 <= mine < len(q) and q[mine] == best else q.index(best)
+        others = q[:pick] + q[pick + 1 :]
+        j = first + pick
+        option = Option(
+            graph.states[int(graph.option_target[j])],
+            int(graph.option_move[j]),
+            bool(graph.option_passes[j]),
+        )
+        return BestMove(option, best, best - max(others) if others else None)
 
     def best_moves(self, state=None) -> Table:
         """The policy's moves at ``state`` (default: the start) as a table.
@@ -205,6 +273,7 @@ class _Solver:
         if policy is not None:
             self.choice[:] = policy.choice
         self.iterations = 0
+        self.kernel = False  # solve in the compiled kernels (floats only)
 
     def _use_scaled_integers(self):
         """Exact values of an acyclic graph as integers over one common denominator.
@@ -391,6 +460,8 @@ class _Solver:
         """Solve every level, then take the policy and the residual; ``bar`` (a progress
         bar, optional) advances by the states of each level and each final chunk.
         """
+        if self.kernel:
+            return self._run_kernel(bar)
         graph = self.graph
         condensation = graph.condensation
         for level in condensation.levels:
@@ -427,6 +498,29 @@ class _Solver:
             residual = max(residual, worst)
             if bar is not None:
                 bar.update(len(block.states))
+        return residual
+
+    def _run_kernel(self, bar=None):
+        """:meth:`run` in the compiled kernels; a component they cannot settle is solved
+        here by :meth:`solve_cyclic`. ``iterations`` counts sweeps (or the fallback's rounds).
+        """
+        fixed = self.fixed is not None
+
+        def fallback(states):
+            self.solve_cyclic(_Block(self.graph, states))
+
+        sweeps, residual = _kernels.solve(
+            self.graph,
+            self.values,
+            self.choice,
+            fixed=fixed,
+            tol=self.tol,
+            max_sweeps=_EVALUATE_SWEEPS if fixed else self.max_iter,
+            fallback=fallback,
+        )
+        self.iterations = max(self.iterations, sweeps)
+        if bar is not None:
+            bar.update(bar.total)
         return residual
 
 
@@ -481,6 +575,8 @@ def _ending_policy(graph, solver):
     states, outcomes = _cyclic(graph)
     if not len(states):
         return solver.choice
+    if solver.kernel and _kernels.sure_to_end(graph, solver.choice).all():
+        return solver.choice  # the compiled check: every state ends surely
     local = solver.choice[outcomes]
     if sure_to_end(graph, local, states).all():
         return solver.choice
@@ -508,9 +604,13 @@ def _stalling(graph, bad, states):
     )
 
 
-def _check_policy_ends(graph, policy):
-    """Raise NonTerminatingGameError if ``policy`` never ends the game from some states."""
+def _check_policy_ends(graph, policy, kernel=False):
+    """Raise NonTerminatingGameError if ``policy`` never ends the game from some states
+    (with ``kernel``, first the compiled check of the whole graph).
+    """
     states, outcomes = _cyclic(graph)
+    if len(states) and kernel and _kernels.sure_to_end(graph, policy.choice).all():
+        return
     if len(states):
         fine = sure_to_end(graph, policy.choice[outcomes], states)
         if not fine.all():
@@ -521,6 +621,17 @@ def _check_policy_ends(graph, policy):
                 "has no value",
                 bad,
             )
+
+
+def _use_kernel(engine, exact, method="policy"):
+    """Whether to solve in the compiled kernels; checks ``engine``."""
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise UnknownNameError("engine", engine, ENGINES)
+    if engine == "numba":
+        require("numba", "the numba solver engine", "fast")
+    if exact or engine == "numpy":
+        return False
+    return engine == "numba" or (method == "policy" and _kernels.available())
 
 
 def _check(tol, max_iter, method):
@@ -579,6 +690,7 @@ def solve(
     method: str = "policy",
     tol: float = 1e-13,
     max_iter: int = 1000,
+    engine: str = "auto",
     blas_threads: int | None = None,
     progress: bool | None = None,
 ) -> Solution:
@@ -592,9 +704,17 @@ def solve(
     method : {"policy", "value"}
         How cyclic components are solved (float mode).
     tol : float
-        Stop a cyclic component once no backup changes a value by more than this.
+        Stop a cyclic component once no backup changes a value by more than this (the
+        numba engine: once its estimated error is below ``tol / 100``). Options within
+        ``tol`` of the best count as best; the policy takes the first of them.
     max_iter : int
-        Cap on the rounds per cyclic component; past it ConvergenceError is raised.
+        Cap on the rounds per cyclic component; past it ConvergenceError is raised. The
+        numba engine counts Gauss-Seidel sweeps, and hands a component that needs more to
+        the numpy code, whose cap then applies.
+    engine : {"auto", "numba", "numpy"}
+        Where a float solve runs: ``"numba"`` in the compiled kernels (needs the ``fast``
+        extra), ``"numpy"`` level by level in numpy, ``"auto"`` in the kernels when numba
+        is installed and ``method`` is ``"policy"``. Exact solves always run in numpy.
     blas_threads : int or None
         Threads BLAS may use during the call, a whole number from 1 to 1,024; None takes
         the environment variable ``GAMEGRAPH_BLAS_THREADS``, or 1 when it is unset. The
@@ -613,10 +733,12 @@ def solve(
     Fraction(14103327415, 176319369216)
     """
     _check(tol, max_iter, method)
+    kernel = _use_kernel(engine, exact, method)
     if exact:
         _check_exact_memory(graph)
     with limit_blas(blas_threads):
         solver = _Solver(graph, exact, None, tol, max_iter, method)
+        solver.kernel = kernel
         try:
             residual = _run(solver, progress, "solving")
         except ConvergenceError:
@@ -632,6 +754,7 @@ def evaluate(
     policy: Policy,
     *,
     exact: bool = False,
+    engine: str = "auto",
     blas_threads: int | None = None,
     progress: bool | None = None,
 ) -> Solution:
@@ -644,6 +767,10 @@ def evaluate(
         One choice per outcome of ``graph``.
     exact : bool
         Compute Fractions instead of floats.
+    engine : {"auto", "numba", "numpy"}
+        As for :func:`solve`: the numba engine runs Gauss-Seidel sweeps with the policy's
+        choices (a component that has not settled after 1,000 sweeps gets a direct
+        linear solve).
     blas_threads : int or None
         Threads BLAS may use during the call, a whole number from 1 to 1,024; None takes
         the environment variable ``GAMEGRAPH_BLAS_THREADS``, or 1 when it is unset. The
@@ -660,9 +787,11 @@ def evaluate(
     >>> evaluate(graph, hilo, exact=True).start_value
     Fraction(660001525, 8264970432)
     """
+    kernel = _use_kernel(engine, exact)
     policy.check(graph)
-    _check_policy_ends(graph, policy)
+    _check_policy_ends(graph, policy, kernel)
     with limit_blas(blas_threads):
         solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
+        solver.kernel = kernel
         residual = _run(solver, progress, "evaluating")
     return Solution(graph, solver.exact_values(), policy, exact, 0, residual)

@@ -18,7 +18,12 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from . import _kernels
 from .csr import expand_ranges
+
+#: Graphs with at least this many states are condensed by the compiled kernel when numba
+#: is installed (below it scipy is as quick, and numba's import is not worth it).
+KERNEL_MIN_STATES = 50_000
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,11 @@ def condense(graph) -> Condensation:
     ([1, 3, 3, 1], False)
     """
     n = graph.n_states
+    if n >= KERNEL_MIN_STATES and _kernels.available():
+        component, cyclic, levels = _kernels.condense(
+            n, graph.outcome_ptr, graph.option_ptr, graph.option_target
+        )
+        return Condensation(component=component, cyclic=cyclic, levels=levels)
     sources = graph.outcome_state[graph.option_outcome]
     targets = graph.option_target
     adjacency = csr_matrix((np.ones(len(targets), dtype=np.int8), (sources, targets)), shape=(n, n))

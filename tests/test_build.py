@@ -247,7 +247,7 @@ def test_lookups_reject_unknown_states(jackpot_graph):
 
 def test_games_without_layers_refuse_layer_counts(toys):
     g = build(toys.UrEndgameB())
-    assert (g.layers == -1).all()
+    assert g.layers is None
     with pytest.raises(InvalidArgumentError, match="no layers"):
         g.layer_counts()
 

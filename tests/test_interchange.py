@@ -116,11 +116,17 @@ def test_chain_round_trip_solves_to_the_policy_value(jackpot):
         assert solution.values[i] == direct.value(state)
 
 
-def test_state_graph_does_not_import_as_a_game(jackpot_nx):
-    # A StateGraph export gives the chance each move is *offered*; offers overlap, so the
-    # probabilities out of a position sum to more than one and cannot be read back.
+def test_state_graph_edges_alone_do_not_import_as_a_game(jackpot_nx):
+    # The edges of a StateGraph export give the chance each move is *offered*; offers
+    # overlap, so the probabilities out of a position sum to more than one: without the
+    # nodes' outcomes the export cannot be read back.
+    g = jackpot_nx.copy()
+    del g.graph["gamegraph"]  # the mark of an export
+    for _, data in g.nodes(data=True):
+        data.pop("outcomes", None)
+    assert sum(d["probability"] for _, _, d in g.out_edges(0, data=True)) > 1
     with pytest.raises(InvalidArgumentError, match="sum to more than 1"):
-        from_networkx(jackpot_nx)
+        from_networkx(g)
 
 
 # ---------------------------------------------------------------------------
@@ -240,6 +246,13 @@ def test_probabilities_summing_over_one():
         g.edges["s", t]["outcome"] = "throw"
     g.nodes["a"]["value"] = 1
     assert solve(from_networkx(g, "s"), exact=True).start_value == Fraction(2, 3)
+
+
+def test_only_digraphs_are_read():
+    with pytest.raises(InvalidArgumentError, match="takes a networkx DiGraph, not Graph"):
+        from_networkx(nx.Graph([("s", "t")]), "s")
+    with pytest.raises(InvalidArgumentError, match="not MultiDiGraph"):
+        from_networkx(nx.MultiDiGraph([("s", "t"), ("s", "t")]), "s")
 
 
 def test_outcome_edges_must_agree_on_probability():

@@ -56,7 +56,9 @@ def test_agent_sees_the_rules_options(small):
         return np.int64(len(options) - 1)  # numpy integers are fine
 
     policy = Policy.from_agent(small, agent)
-    assert len(seen) == int((np.diff(small.option_ptr) > 0).sum())
+    # asked only where there is a choice: a single option is taken without asking
+    assert len(seen) == int((np.diff(small.option_ptr) > 1).sum()) == 51
+    assert all(len(options) > 1 for _, options in seen)
     for state, options in seen:
         assert all(
             target == state | 1 << (move - 1) and not passes for target, move, passes in options
@@ -217,3 +219,131 @@ def test_ur_agents_follow_the_same_protocol():
     policy = Policy.from_agent(graph, first)
     assert np.array_equal(policy.choice, first.policy(graph).choice)
     assert (policy.choice[np.diff(graph.option_ptr) > 0] == 0).all()  # "first" takes option 0
+
+
+# ---------------------------------------------------------------------------
+# from_agent on a game with decisions before the throw (Pig)
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def pig():
+    from gamegraph.games.pig import Pig
+
+    return build(Pig(goal=20))
+
+
+def test_from_agent_asks_only_where_there_is_a_choice(pig):
+    from gamegraph.games.pig import HOLD, hold_at
+
+    asked = []
+
+    def agent(state, options):
+        asked.append((state, options))
+        return HOLD if state[3] >= 10 else 0
+
+    policy = Policy.from_agent(pig, agent)
+    counts = np.diff(pig.option_ptr)
+    assert len(asked) == int((counts > 1).sum()) > 0
+    assert all(state[0] == "choose" and len(options) == 2 for state, options in asked)
+    assert np.array_equal(policy.choice[counts == 1], np.zeros(int((counts == 1).sum())))
+    assert (policy.choice[counts == 0] == -1).all()
+    # the same choices as the ready-made agent, which also answers single options itself
+    assert np.array_equal(policy.choice, Policy.from_agent(pig, hold_at(10)).choice)
+    # options are the rules' own
+    state, options = asked[0]
+    assert list(options) == list(pig.rules.outcomes(state)[0].options)
+
+
+def test_from_agent_names_the_state_of_a_bad_pick(pig):
+    def agent(state, options):
+        return 2 if state == ("choose", 0, 0, 12) else 0
+
+    with pytest.raises(InvalidArgumentError, match=r"at choose 0-0 \+12 picked option 2 of 2"):
+        Policy.from_agent(pig, agent, name="bad")
+
+
+# ---------------------------------------------------------------------------
+# accessors: choice_at, Solution.value, Solution.best_move
+# ---------------------------------------------------------------------------
+def test_choice_at_reads_the_policy_by_state_and_throw(pig, jackpot_graph, jackpot_policies):
+    from gamegraph.games.pig import BUST, HOLD, ROLL, hold_at
+    from gamegraph.rules import Option
+
+    hold = Policy.from_agent(pig, hold_at(10))
+    assert hold.choice_at(pig, ("choose", 3, 4, 10), 0) == Option(("roll", 4, 13, 0), HOLD, True)
+    assert hold.choice_at(pig, ("choose", 3, 4, 8), 0) == Option(("roll", 3, 4, 8), ROLL, False)
+    assert hold.choice_at(pig, ("roll", 3, 4, 8), 0) == Option(("roll", 4, 3, 0), BUST, True)
+    assert hold.choice_at(pig, ("roll", 3, 4, 8), 5) == Option(("choose", 3, 4, 14), -1, False)
+    # Jackpot: every throw of every state agrees with the rules' options and the choice array
+    graph, policy = jackpot_graph, jackpot_policies["hilo"]
+    for i in (graph.start, 5, 100):
+        state = graph.states[i]
+        for throw, outcome in enumerate(graph.rules.outcomes(state)):
+            picked = policy.choice_at(graph, state, throw)
+            k = graph.outcome_ptr[i] + throw
+            if outcome.options:
+                assert picked == outcome.options[policy.choice[k]]
+            else:
+                assert picked is None
+
+
+def test_accessors_refuse_what_is_not_there(pig):
+    from gamegraph.games.pig import WON
+
+    policy = solve(pig).policy
+    solution = solve(pig)
+    for call in (policy.choice_at, lambda *args: solution.best_move(*args[1:])):
+        with pytest.raises(InvalidArgumentError, match="is terminal: it has no throws"):
+            call(pig, WON, 0)
+        with pytest.raises(InvalidArgumentError, match=r"throw at roll 0-0 \+0 must be .* 0 to 5"):
+            call(pig, ("roll", 0, 0, 0), 6)
+        with pytest.raises(InvalidArgumentError, match="got True"):
+            call(pig, ("roll", 0, 0, 0), True)
+        with pytest.raises(InvalidArgumentError, match="not in this graph"):
+            call(pig, ("roll", 0, 0, 1), 0)
+    with pytest.raises(InvalidArgumentError, match="choices"):
+        Policy(np.zeros(3, dtype=np.int32)).choice_at(pig, ("roll", 0, 0, 0), 0)
+
+
+def test_best_move_gives_the_value_and_the_margin():
+    from gamegraph.games.pig import HOLD, ROLL, Pig
+
+    graph = build(Pig(goal=10))
+    solution = solve(graph, exact=True)
+    value = solution.value
+    # a decision: roll or hold, worth their targets' values (1 - v when the turn passes)
+    state = ("choose", 5, 6, 4)
+    roll, hold = value(("roll", 5, 6, 4)), 1 - value(("roll", 6, 9, 0))
+    move = solution.best_move(state, 0)
+    assert move.value == max(roll, hold) and move.margin == abs(roll - hold) > 0
+    assert move.option.move == (ROLL if roll > hold else HOLD)
+    assert move.option == solution.policy.choice_at(graph, state, 0)
+    # the throw state's value is the probability-weighted sum of its best moves
+    state = ("roll", 6, 2, 2)
+    moves = [solution.best_move(state, t) for t in range(6)]
+    assert all(m.margin is None for m in moves)
+    assert sum(F(1, 6) * m.value for m in moves) == value(state)
+    assert all(isinstance(m.value, F) for m in moves)
+
+
+def test_best_move_on_jackpot(jackpot_graph, jackpot_optimum):
+    graph, solution = jackpot_graph, jackpot_optimum
+    q = {}
+    for i in (graph.start, 37):
+        state = graph.states[i]
+        for throw, outcome in enumerate(graph.rules.outcomes(state)):
+            move = solution.best_move(state, throw)
+            worth = sorted(
+                (solution.value(o.target) for o in outcome.options), reverse=True
+            )  # no option passes in Jackpot
+            if not worth:
+                assert move == (None, 0, None)
+                continue
+            assert move.value == worth[0]
+            assert move.margin == (worth[0] - worth[1] if len(worth) > 1 else None)
+            assert move.option in outcome.options
+            q[(i, throw)] = move.value
+    # the start's value is the probability-weighted sum over its throws
+    start = graph.rules.outcomes(graph.states[graph.start])
+    assert sum(o.probability * q[(graph.start, t)] for t, o in enumerate(start)) == (
+        solution.start_value
+    )

@@ -58,8 +58,8 @@ class Exploration:
     states : ndarray of int, shape (n,)
         The graph's state numbers drawn; everything below is indexed 0..n-1 in this order.
     labels : list of str
-    layers : ndarray of int
-        -1 where the game has no layers.
+    layers : ndarray of int or None
+        None when the game has no layers.
     terminal : ndarray of bool
     start : int
         Index (into ``states``) of the start state.
@@ -89,7 +89,7 @@ class Exploration:
     name: str
     states: np.ndarray
     labels: list
-    layers: np.ndarray
+    layers: np.ndarray | None
     terminal: np.ndarray
     start: int
     values: np.ndarray
@@ -218,7 +218,7 @@ def explore_graph(
         name=name,
         states=states,
         labels=[graph.label(int(i)) for i in states],
-        layers=graph.layers[states],
+        layers=None if graph.layers is None else graph.layers[states],
         terminal=graph.terminal[states].copy(),
         start=int(index[graph.start]),
         values=values,

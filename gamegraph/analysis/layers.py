@@ -195,7 +195,7 @@ def _named(policies) -> dict:
 
 def _check_layered(graph: StateGraph) -> np.ndarray:
     layers = graph.layers
-    if (layers < 0).any():
+    if layers is None:
         raise InvalidArgumentError(
             f"{graph.rules.name} states have no layers (Rules.layer returns None); "
             "layer_summary needs a layered game such as Jackpot"

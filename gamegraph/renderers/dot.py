@@ -359,7 +359,7 @@ def chain_dot(
         rows.append(
             (
                 "colour: " + _move_name(graph),
-                [(_line(c), graph.rules.move_label(m)) for m, c in colours.items()],
+                [(_line(c), graph.rules.move_label(m) or str(m)) for m, c in colours.items()],
             )
         )
     if selection is not None and selection.paths:
@@ -406,7 +406,7 @@ def chain_dot(
         target.node(f"n{i}", text, **attributes)
 
     layers = graph.layers
-    if (layers >= 0).all():
+    if layers is not None:
         for k, layer in enumerate(sorted(set(layers[states].tolist()) | set(layers[extra]))):
             with dot.subgraph(name=f"cluster_layer{layer}") as band:
                 band.attr(
@@ -580,7 +580,7 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
     total = {s: sum(float(r.cost) for r in rows) for s, rows in by_state.items()}
     top = max(total.values())
     layers = graph.layers
-    layered = bool((layers >= 0).all())
+    layered = layers is not None
     columns: dict = {}
     for s in sorted(by_state, key=lambda s: (total[s], -s)):  # Graphviz stacks them upwards
         columns.setdefault(int(layers[s]) if layered else 0, []).append(s)

@@ -349,7 +349,7 @@ def _hover(data, i, p) -> str:
     lines = [f"<b>{html.escape(data.labels[i])}</b>"]
     if i == data.start:
         lines[0] += " (start)"
-    if data.layers[i] >= 0:
+    if data.layers is not None:
         lines.append(f"layer {int(data.layers[i])}")
     lines.append(f"reach ({html.escape(policy)}): {_number(data.reach[p, i])}")
     lines.append(f"value: {data.values[i]:.5f}")

@@ -1,0 +1,542 @@
+r"""Rules that work on whole arrays of states, and the build that explores them.
+
+The state-by-state :class:`~gamegraph.rules.Rules` cost a Python call per state and an
+object per option. A game whose rules vectorise can instead subclass
+:class:`BatchRules`: states are int64 *codes* (the game packs its fields into one
+integer), and one call expands a whole array of codes into an :class:`Expansion`, the
+same flat arrays a :class:`~gamegraph.graph.StateGraph` holds::
+
+    outcome k    belongs to input state outcome_state[k]    (grouped, in order)
+                 probability outcome_weight[k] / denominator
+    option j     belongs to outcome option_outcome[j]        (grouped, in order)
+                 leads to code option_target[j], move option_move[j], passes option_passes[j]
+
+:func:`build_batch` explores from the roots a frontier at a time: it asks which codes
+are terminal, expands the others, numbers the targets it has not seen, and repeats with
+those. Every array is checked on the way (probabilities in (0, 1] that sum to exactly 1
+per state, grouping, move range), and a breach raises
+:class:`~gamegraph.errors.InvalidRulesError` naming the state by its label.
+
+A game that knows a bound on its codes (``code_bound``: every code is in
+``[0, code_bound)``) is numbered through a dense lookup table, the fastest way; without
+one, a sorted table of the codes seen so far is searched instead.
+
+Examples
+--------
+A coin race in batch form: code 0 is the game in play, code 1 the win. Heads (1/2)
+wins, tails passes the turn.
+
+>>> import numpy as np
+>>> class CoinRace(BatchRules):
+...     name = "coin race"
+...     code_bound = 2
+...     def start(self):
+...         return 0
+...     def terminal_values(self, codes):
+...         return np.where(codes == 1, 1.0, np.nan)
+...     def expand(self, codes):
+...         m = len(codes)
+...         return Expansion(
+...             outcome_state=np.repeat(np.arange(m), 2), outcome_weight=np.ones(2 * m),
+...             denominator=2, option_outcome=np.arange(2 * m),
+...             option_target=np.tile([1, 0], m), option_passes=np.tile([False, True], m))
+>>> from gamegraph import solve
+>>> from gamegraph import build
+>>> graph = build(CoinRace())
+>>> graph.n_states, solve(graph, exact=True).start_value
+(2, Fraction(2, 3))
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from fractions import Fraction
+from math import lcm
+from typing import NamedTuple
+
+import numpy as np
+
+from ._progress import progress_bar
+from .errors import InvalidRulesError
+from .graph import PositionTable, StateGraph
+
+__all__ = ["BatchRules", "Expansion", "CodeTable", "build_batch", "DENSE_TABLE_LIMIT"]
+
+#: Largest ``code_bound`` numbered through a dense table (8 bytes per possible code).
+DENSE_TABLE_LIMIT = 1 << 28
+#: States expanded per call of ``expand`` (bounds the memory of one call's arrays).
+CHUNK = 1 << 18
+
+_MOVE_LOW, _MOVE_HIGH = -(2**31), 2**31 - 1
+
+
+class Expansion(NamedTuple):
+    """The outcomes and options of an array of states (see the module docstring).
+
+    ``outcome_state`` indexes the array of codes given to ``expand`` and must be
+    non-decreasing, every state having at least one outcome; ``option_outcome`` indexes
+    the outcomes and must be non-decreasing (an outcome without options is a throw that
+    leaves the mover stuck). ``option_move`` defaults to -1 and ``option_passes`` to
+    False for every option.
+    """
+
+    outcome_state: np.ndarray
+    outcome_weight: np.ndarray
+    denominator: int
+    option_outcome: np.ndarray
+    option_target: np.ndarray
+    option_move: np.ndarray | None = None
+    option_passes: np.ndarray | None = None
+
+    @classmethod
+    def from_grid(cls, weights, denominator, targets, valid, moves=None, passes=None):
+        """An expansion where every state has the same outcomes, each with up to J options.
+
+        Parameters
+        ----------
+        weights : array of int, shape (K,)
+            The K outcomes' probabilities times ``denominator``, the same for every state.
+        denominator : int
+        targets, valid : arrays of shape (m, K, J)
+            Option j of outcome k of state i leads to ``targets[i, k, j]`` where
+            ``valid[i, k, j]``; invalid slots are dropped (an outcome keeps its options in
+            slot order, and may end up with none).
+        moves, passes : arrays of shape (m, K, J) or broadcastable to it, optional
+
+        Examples
+        --------
+        >>> e = Expansion.from_grid([1, 1], 2, targets=[[[5, 6], [7, 0]]],
+        ...                         valid=[[[True, True], [True, False]]])
+        >>> e.outcome_state.tolist(), e.option_outcome.tolist(), e.option_target.tolist()
+        ([0, 0], [0, 0, 1], [5, 6, 7])
+        """
+        targets = np.asarray(targets, dtype=np.int64)
+        valid = np.asarray(valid, dtype=bool)
+        m, k, _ = targets.shape
+        weights = np.asarray(weights, dtype=np.int64)
+        keep = valid.reshape(m * k, -1)
+        option_outcome = np.nonzero(keep)[0]
+        return cls(
+            outcome_state=np.repeat(np.arange(m, dtype=np.int64), k),
+            outcome_weight=np.tile(weights, m),
+            denominator=int(denominator),
+            option_outcome=option_outcome,
+            option_target=targets[valid],
+            option_move=None if moves is None else np.broadcast_to(moves, targets.shape)[valid],
+            option_passes=(
+                None if passes is None else np.broadcast_to(passes, targets.shape)[valid]
+            ),
+        )
+
+
+class BatchRules(ABC):
+    """The rules of a game stated on arrays of int64 state codes.
+
+    Implement :meth:`start`, :meth:`terminal_values` and :meth:`expand`; set ``name`` and,
+    when the codes are known to lie in ``[0, code_bound)``, ``code_bound``. Readable
+    states are optional: :meth:`state` turns a code into the value shown in tables and
+    diagrams (the code itself by default), :meth:`code` goes back.
+    """
+
+    name: str = "game"
+    #: Every code is in [0, code_bound), or None if the game gives no bound.
+    code_bound: int | None = None
+
+    @abstractmethod
+    def start(self) -> int:
+        """The code of the start state."""
+
+    @abstractmethod
+    def terminal_values(self, codes: np.ndarray) -> np.ndarray:
+        """For each code, the value of a terminal state for the player to move there (in
+        [0, 1]), or NaN where the game goes on. Values are taken at their exact binary
+        value (0, 1/2, 1 are exact); override :meth:`terminal_fraction` for others.
+        """
+
+    @abstractmethod
+    def expand(self, codes: np.ndarray) -> Expansion:
+        """The outcomes and options of non-terminal states (see :class:`Expansion`)."""
+
+    def roots(self):
+        """Codes the graph must hold besides those reachable from the start (the start
+        first); just the start by default.
+        """
+        return (self.start(),)
+
+    def terminal_fraction(self, code: int, value: float) -> Fraction:
+        """The exact value of terminal ``code`` whose float value is ``value``."""
+        return Fraction(value)
+
+    def state(self, code: int):
+        """The readable state of a code (the code itself unless overridden)."""
+        return code
+
+    def code(self, state) -> int:
+        """The code of a readable state: the inverse of :meth:`state`."""
+        return state
+
+    def label(self, state) -> str:
+        """Readable text for a state (as returned by :meth:`state`)."""
+        return str(state)
+
+    def layer(self, state) -> int | None:
+        """The layer of a state in a layered drawing, or None."""
+        return None
+
+    def move_label(self, move: int) -> str:
+        """Readable text for a move number."""
+        return str(move)
+
+
+class CodeTable(PositionTable):
+    """The states of a graph built from batch rules: their codes in state-number order.
+
+    ``table[i]`` is ``rules.state(codes[i])``; :meth:`index_of` finds a state's number by
+    binary search on the sorted codes.
+    """
+
+    def __init__(self, codes: np.ndarray, rules: BatchRules):
+        self.codes = codes
+        self.rules = rules
+        self._order = np.argsort(codes, kind="stable")
+        self._sorted = codes[self._order]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, i):
+        return self.rules.state(int(self.codes[i]))
+
+    def __iter__(self):
+        return (self.rules.state(c) for c in self.codes.tolist())
+
+    def index_of(self, state) -> int:
+        try:
+            code = int(self.rules.code(state))
+        except (TypeError, ValueError, OverflowError, KeyError):
+            raise KeyError(state) from None
+        at = int(np.searchsorted(self._sorted, code))
+        if at >= len(self._sorted) or self._sorted[at] != code:
+            raise KeyError(state)
+        return int(self._order[at])
+
+    def numbers(self, codes) -> np.ndarray:
+        """State numbers of an array of codes (KeyError for the first code not held)."""
+        codes = np.asarray(codes, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
+        held = self._sorted[at] == codes
+        if not held.all():
+            raise KeyError(int(codes[np.argmin(held)]))
+        return self._order[at]
+
+
+class _Numbering:
+    """Code -> state number, for the codes seen so far (dense table or sorted arrays)."""
+
+    def __init__(self, bound):
+        self.dense = None
+        if bound is not None and bound <= DENSE_TABLE_LIMIT:
+            self.dense = np.full(int(bound), -1, dtype=np.int64)
+        self.keys = np.zeros(0, dtype=np.int64)  # sorted codes (sparse mode)
+        self.values = np.zeros(0, dtype=np.int64)
+
+    def lookup(self, codes):
+        """Numbers of ``codes``, -1 where not seen."""
+        if self.dense is not None:
+            return self.dense[codes]
+        at = np.minimum(np.searchsorted(self.keys, codes), max(len(self.keys) - 1, 0))
+        if not len(self.keys):
+            return np.full(len(codes), -1, dtype=np.int64)
+        return np.where(self.keys[at] == codes, self.values[at], -1)
+
+    def add(self, codes, numbers):
+        if self.dense is not None:
+            self.dense[codes] = numbers
+            return
+        at = np.searchsorted(self.keys, codes)
+        order = np.argsort(codes, kind="stable")
+        self.keys = np.insert(self.keys, at[order], codes[order])
+        self.values = np.insert(self.values, at[order], numbers[order])
+
+
+def build_batch(rules: BatchRules, *, max_states: int, progress: bool | None = None):
+    """Explore batch rules from their roots and return the :class:`StateGraph`.
+
+    States are numbered roots first (the start is 0), then frontier by frontier in the
+    order their codes first appear among the targets. ``graph.states`` is a
+    :class:`CodeTable`. Use :func:`gamegraph.build`, which calls this for
+    :class:`BatchRules` and checks ``max_states``.
+    """
+    name = getattr(rules, "name", "game")
+    with progress_bar(desc=f"building {name}", unit=" states", progress=progress) as bar:
+        return _Explorer(rules, max_states, bar).run()
+
+
+class _Explorer:
+    def __init__(self, rules, max_states, bar):
+        self.rules, self.max_states, self.bar = rules, max_states, bar
+        self.bound = getattr(rules, "code_bound", None)
+        if self.bound is not None and (type(self.bound) is not int or self.bound < 1):
+            raise InvalidRulesError(f"{rules.name}: code_bound must be a whole number >= 1")
+        self.numbering = _Numbering(self.bound)
+        self.codes = []  # arrays of codes, in numbering order
+        self.n = 0
+        self.parts = []  # per chunk: (first state, live mask, expansion with numbered targets)
+        self.denominator = 1
+        self.terminal_exact = {}
+
+    def text(self, code):
+        """The label of a code's state, for messages; never raises."""
+        try:
+            return str(self.rules.label(self.rules.state(int(code))))
+        except Exception:  # noqa: BLE001 (a message must not fail on a broken label)
+            return str(int(code))
+
+    def fail(self, code, field, problem):
+        raise InvalidRulesError(f"{self.rules.name}: {field} of state {self.text(code)}: {problem}")
+
+    @staticmethod
+    def array(values):
+        """``values`` as an array; one of dtype object (refused by the checks) if ragged."""
+        try:
+            return np.asarray(values)
+        except (TypeError, ValueError):
+            return np.asarray(None)
+
+    def indices(self, values, what):
+        """Integer indices as int64; InvalidRulesError for anything else."""
+        values = self.array(values)
+        if values.dtype.kind not in "iu" and not (values.size == 0 and values.dtype.kind == "f"):
+            raise InvalidRulesError(
+                f"{self.rules.name}: {what} must be integer indices, not {values.dtype}"
+            )
+        return values.astype(np.int64, copy=False)
+
+    def check_codes(self, codes, what, source=None):
+        """``codes`` as int64, each in [0, code_bound); ``source(i)`` names the state
+        that gave code i, for the message.
+        """
+        codes = self.array(codes)
+        if codes.dtype.kind not in "iu" and not (codes.size == 0 and codes.dtype.kind == "f"):
+            raise InvalidRulesError(f"{self.rules.name}: {what} must be integer codes")
+        if codes.dtype.kind == "u" and codes.size and codes.max() >= 2**63:
+            raise InvalidRulesError(f"{self.rules.name}: {what} {codes.max()} is not an int64")
+        codes = codes.astype(np.int64, copy=False)
+        bad = codes < 0
+        if self.bound is not None:
+            bad |= codes >= self.bound
+        if bad.any():
+            i = int(np.argmax(bad))
+            where = f" (from state {source(i)})" if source is not None else ""
+            raise InvalidRulesError(
+                f"{self.rules.name}: {what} {int(codes[i])}{where} is outside "
+                f"[0, {self.bound if self.bound is not None else 'inf'})"
+            )
+        return codes
+
+    def number_new(self, codes):
+        """Number the codes not seen before (first appearance order); all codes' numbers."""
+        found = self.numbering.lookup(codes)
+        unseen = codes[found < 0]
+        if len(unseen):
+            fresh, first = np.unique(unseen, return_index=True)
+            fresh = fresh[np.argsort(first, kind="stable")]
+            numbers = np.arange(self.n, self.n + len(fresh), dtype=np.int64)
+            if self.n + len(fresh) > self.max_states:
+                raise InvalidRulesError(
+                    f"{self.rules.name} has more than {self.max_states:,} states (max_states);"
+                    " pass a larger max_states if the game is finite but bigger"
+                )
+            self.numbering.add(fresh, numbers)
+            self.codes.append(fresh)
+            self.n += len(fresh)
+            found = self.numbering.lookup(codes)
+            return found, fresh
+        return found, unseen
+
+    def run(self) -> StateGraph:
+        rules = self.rules
+        start = self.check_codes(np.array([rules.start()]), "start()")
+        roots = self.check_codes(np.asarray(list(rules.roots()), dtype=np.int64), "roots()")
+        _, frontier = self.number_new(np.concatenate([start, roots]))
+        first = 0
+        while len(frontier):
+            new = []
+            for lo in range(0, len(frontier), CHUNK):
+                chunk = frontier[lo : lo + CHUNK]
+                new.append(self.expand(chunk, first + lo))
+                self.bar.update(len(chunk))
+            first += len(frontier)
+            frontier = np.concatenate(new) if new else np.zeros(0, dtype=np.int64)
+        return self.assemble(int(self.numbering.lookup(start)[0]))
+
+    def expand(self, codes, first):
+        """Expand one chunk of states numbered first .. first + len(codes) - 1."""
+        rules = self.rules
+        try:
+            values = np.asarray(rules.terminal_values(codes), dtype=np.float64)
+        except (TypeError, ValueError):
+            raise InvalidRulesError(
+                f"{rules.name}: terminal_values must give one float per code (its value in "
+                "[0, 1], or NaN where the game goes on)"
+            ) from None
+        if values.shape != codes.shape:
+            raise InvalidRulesError(
+                f"{rules.name}: terminal_values gave shape {values.shape} for {len(codes)} codes"
+            )
+        terminal = ~np.isnan(values)
+        bad = terminal & ~((values >= 0) & (values <= 1))
+        if bad.any():
+            i = int(np.argmax(bad))
+            self.fail(codes[i], "terminal_values", f"{float(values[i])!r} is not in [0, 1]")
+        for i in np.flatnonzero(terminal).tolist():
+            self.terminal_exact[first + i] = rules.terminal_fraction(int(codes[i]), values[i])
+        live = np.flatnonzero(~terminal)
+        if not len(live):
+            self.parts.append((first, len(codes), live, None))
+            return np.zeros(0, dtype=np.int64)
+        expansion = self.checked(rules.expand(codes[live]), codes[live])
+        targets, fresh = self.number_new(expansion.option_target)
+        self.parts.append((first, len(codes), live, expansion._replace(option_target=targets)))
+        return fresh
+
+    def checked(self, e, codes) -> Expansion:
+        """The expansion with its arrays typed and every contract checked."""
+        rules, m = self.rules, len(codes)
+        if not isinstance(e, Expansion):
+            raise InvalidRulesError(f"{rules.name}: expand() must return an Expansion, not {e!r}")
+        state = self.indices(e.outcome_state, "outcome_state")
+        weight = self.array(e.outcome_weight)
+        if weight.dtype.kind not in "iu" and not (
+            weight.dtype.kind == "f"
+            and np.all(weight == np.round(weight))
+            and np.all(np.abs(weight) < 2**62)
+        ):
+            raise InvalidRulesError(
+                f"{rules.name}: outcome_weight must be whole numbers below 2**62 (ints, or "
+                "floats with nothing after the point)"
+            )
+        weight = weight.astype(np.int64)
+        denominator = e.denominator
+        if type(denominator) is not int and not isinstance(denominator, np.integer):
+            raise InvalidRulesError(f"{rules.name}: denominator must be an int")
+        denominator = int(denominator)
+        if not 1 <= denominator < 2**62:
+            raise InvalidRulesError(f"{rules.name}: denominator {denominator} is not in [1, 2**62)")
+        if state.shape != weight.shape or state.ndim != 1:
+            raise InvalidRulesError(f"{rules.name}: outcome_state and outcome_weight differ")
+        if len(state) and (state.min() < 0 or state.max() >= m or (np.diff(state) < 0).any()):
+            raise InvalidRulesError(
+                f"{rules.name}: outcome_state must be non-decreasing indices into the codes"
+            )
+        counts = np.bincount(state, minlength=m)
+        if (counts == 0).any():
+            self.fail(codes[np.argmin(counts)], "outcomes", "there are none (they sum to 0, not 1)")
+        bad = (weight <= 0) | (weight > denominator)
+        if bad.any():
+            k = int(np.argmax(bad))
+            self.fail(
+                codes[state[k]],
+                "outcome probability",
+                f"{weight[k]}/{denominator} is outside (0, 1]",
+            )
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        totals = np.add.reduceat(weight, starts)
+        wrong = (totals != denominator) | (np.add.reduceat(weight / denominator, starts) > 1.5)
+        if wrong.any():
+            i = int(np.argmax(wrong))
+            total = Fraction(sum(weight[starts[i] : starts[i] + counts[i]].tolist()), denominator)
+            self.fail(codes[i], "outcome probabilities", f"they sum to {total}, not 1")
+        owner = self.indices(e.option_outcome, "option_outcome")
+        target = self.array(e.option_target)
+        if owner.shape != target.shape or owner.ndim != 1:
+            raise InvalidRulesError(f"{rules.name}: option_outcome and option_target differ")
+        k = len(state)
+        if len(owner) and (owner.min() < 0 or owner.max() >= k or (np.diff(owner) < 0).any()):
+            raise InvalidRulesError(
+                f"{rules.name}: option_outcome must be non-decreasing indices into the outcomes"
+            )
+        target = self.check_codes(
+            target, "option target", lambda j: self.text(codes[state[owner[j]]])
+        )
+        move = e.option_move
+        if move is None:
+            move = np.full(len(owner), -1, dtype=np.int32)
+        else:
+            move = np.asarray(move)
+            if move.shape != owner.shape or move.dtype.kind not in "iu":
+                raise InvalidRulesError(f"{rules.name}: option_move must be ints, one per option")
+            if len(move) and (move.min() < _MOVE_LOW or move.max() > _MOVE_HIGH):
+                raise InvalidRulesError(f"{rules.name}: option_move does not fit in 32 bits")
+            move = move.astype(np.int32)
+        passes = e.option_passes
+        if passes is None:
+            passes = np.zeros(len(owner), dtype=bool)
+        else:
+            passes = np.asarray(passes)
+            if passes.shape != owner.shape or passes.dtype != bool:
+                raise InvalidRulesError(
+                    f"{rules.name}: option_passes must be bools, one per option"
+                )
+        if denominator != self.denominator:
+            common = lcm(self.denominator, denominator)
+            if common >= 2**62:
+                raise InvalidRulesError(
+                    f"{rules.name}: the probabilities' common denominator {common} does not fit "
+                    "in 62 bits; use probabilities with smaller denominators"
+                )
+            for i, (a, b, live, part) in enumerate(self.parts):
+                if part is not None:
+                    scaled = part.outcome_weight * (common // part.denominator)
+                    self.parts[i] = (
+                        a,
+                        b,
+                        live,
+                        part._replace(outcome_weight=scaled, denominator=common),
+                    )
+            self.denominator = common
+        weight = weight * (self.denominator // denominator)
+        return Expansion(state, weight, self.denominator, owner, target, move, passes)
+
+    def assemble(self, start) -> StateGraph:
+        n = self.n
+        outcome_counts = np.zeros(n, dtype=np.int64)
+        weights, option_counts, targets, moves, passes = [], [], [], [], []
+        for first, _, live, part in self.parts:
+            if part is None:
+                continue
+            outcome_counts[first + live] = np.bincount(part.outcome_state, minlength=len(live))
+            weights.append(part.outcome_weight)
+            option_counts.append(
+                np.bincount(part.option_outcome, minlength=len(part.outcome_state))
+            )
+            targets.append(part.option_target)
+            moves.append(part.option_move)
+            passes.append(part.option_passes)
+
+        def joined(arrays, dtype):
+            return (
+                np.concatenate(arrays).astype(dtype, copy=False) if arrays else np.zeros(0, dtype)
+            )
+
+        option_counts = joined(option_counts, np.int64)
+        terminal = np.zeros(n, dtype=bool)
+        terminal_value = np.zeros(n, dtype=np.float64)
+        for i, v in self.terminal_exact.items():
+            terminal[i] = True
+            terminal_value[i] = float(v)
+        return StateGraph(
+            rules=self.rules,
+            states=CodeTable(joined(self.codes, np.int64), self.rules),
+            start=start,
+            outcome_ptr=np.concatenate([[0], np.cumsum(outcome_counts)]).astype(np.int64),
+            outcome_weight=joined(weights, np.int64),
+            denominator=self.denominator,
+            option_ptr=np.concatenate([[0], np.cumsum(option_counts)]).astype(np.int64),
+            option_target=joined(targets, np.int64),
+            option_move=joined(moves, np.int32),
+            option_passes=joined(passes, bool),
+            terminal=terminal,
+            terminal_value=terminal_value,
+            terminal_exact=self.terminal_exact,
+        )

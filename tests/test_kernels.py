@@ -1,0 +1,329 @@
+"""The compiled solver (gamegraph._kernels, numba) against the numpy solver.
+
+Both engines must give the same values (to 1e-12) and the same policy (up to ties within
+tol) on every game, the same errors on games that never end, and the compiled
+condensation must mean the same as scipy's.
+"""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from conftest import CYCLIC_CASES, TOYS
+
+from gamegraph import Option, Outcome, Policy, Rules, _kernels, build, evaluate, solve, structure
+from gamegraph.errors import (
+    ConvergenceError,
+    MissingExtraError,
+    NonTerminatingGameError,
+    UnknownNameError,
+)
+from gamegraph.games.jackpot import Jackpot
+from gamegraph.games.pig import Pig, hold_at
+from gamegraph.games.supersix import SuperSix
+from gamegraph.games.ur import Ur
+from gamegraph.structure import condense, sure_to_end
+from gamegraph.values import option_values
+
+pytest.importorskip("numba", reason="the numba engine needs the fast extra (numba)")
+
+TOL = 1e-13
+
+
+def assert_same_policy(graph, values, one, other, tol=TOL):
+    """Equal choices, except where both are best within ``tol`` (a tie)."""
+    differ = np.flatnonzero(one != other)
+    if not len(differ):
+        return
+    q = option_values(graph, values)
+    start = graph.option_ptr[differ]
+    assert np.all(np.abs(q[start + one[differ]] - q[start + other[differ]]) <= 2 * tol)
+
+
+def compare(graph):
+    numpy = solve(graph, engine="numpy")
+    numba = solve(graph, engine="numba")
+    assert np.max(np.abs(numpy.values - numba.values), initial=0.0) <= 1e-12
+    assert numba.residual <= TOL and numpy.residual <= TOL
+    assert_same_policy(graph, numpy.values, numpy.policy.choice, numba.policy.choice)
+    cyclic = graph.condensation.cyclic.any()
+    assert (numba.iterations >= 1) if cyclic else (numba.iterations == 0)
+    return numpy, numba
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {
+        "supersix-50": build(SuperSix(pegs=50)),
+        "ur-2": build(Ur("finkel", pieces=2)),
+        "pig-20": build(Pig(20)),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Both engines agree
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CYCLIC_CASES, ids=[case[0] for case in CYCLIC_CASES])
+def test_the_cyclic_toys_agree_and_match_their_known_values(case):
+    _, make, known = case
+    graph = build(make())
+    _, numba = compare(graph)
+    for state, value in known.items():
+        assert abs(numba.value(state) - float(value)) < 1e-12
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("two_player", [False, True])
+def test_random_games_agree_with_the_exact_solve(seed, two_player):
+    graph = build(TOYS.RandomGame(seed, size=10, two_player=two_player))
+    exact = solve(graph, exact=True)
+    _, numba = compare(graph)
+    assert np.max(np.abs(numba.values - exact.values.astype(float))) < 1e-12
+
+
+def test_jackpot_agrees_with_the_exact_solve(jackpot_graph, jackpot_optimum):
+    _, numba = compare(jackpot_graph)
+    assert abs(numba.start_value - float(jackpot_optimum.start_value)) < 1e-15
+    assert np.array_equal(numba.policy.choice, jackpot_optimum.policy.choice)
+
+
+@pytest.mark.parametrize("name", ["supersix-50", "ur-2", "pig-20"])
+def test_the_games_agree(games, name):
+    compare(games[name])
+
+
+def test_pig_to_10_reproduces_its_exact_value():
+    numba = solve(build(Pig(10)), engine="numba")
+    assert abs(numba.start_value - 7776 / 10961) < 1e-15
+
+
+def test_auto_is_numba_and_exact_stays_exact(games):
+    graph = games["pig-20"]
+    auto, numba = solve(graph), solve(graph, engine="numba")
+    assert np.array_equal(auto.values, numba.values)
+    exact = solve(build(TOYS.Duel()), exact=True, engine="numba")
+    assert exact.exact and exact.start_value == F(5, 9)
+
+
+# ---------------------------------------------------------------------------
+# evaluate
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("agent", ["min", "max", "hilo"])
+def test_jackpot_agents_evaluate_alike(
+    jackpot_graph, jackpot_policies, jackpot_agent_values, agent
+):
+    numba = evaluate(jackpot_graph, jackpot_policies[agent], engine="numba")
+    exact = jackpot_agent_values[agent].values.astype(float)
+    assert np.max(np.abs(numba.values - exact)) < 1e-15
+    assert numba.residual <= TOL
+
+
+@pytest.mark.parametrize("points", [10, 20])
+def test_pig_hold_at_evaluates_alike(games, points):
+    graph = games["pig-20"]
+    policy = Policy.from_agent(graph, hold_at(points))
+    numpy = evaluate(graph, policy, engine="numpy")
+    numba = evaluate(graph, policy, engine="numba")
+    assert np.max(np.abs(numpy.values - numba.values)) <= 1e-12
+    assert numba.residual <= TOL
+    assert np.array_equal(numba.policy.choice, policy.choice)
+
+
+@pytest.mark.parametrize("name", ["supersix-50", "ur-2"])
+def test_other_policies_evaluate_alike(games, name):
+    graph = games[name]
+    last = Policy(np.maximum(np.diff(graph.option_ptr) - 1, -1).astype(np.int32), name="last")
+    if not sure_to_end(graph, last.choice).all():
+        last = solve(graph, engine="numpy").policy
+    for policy in (solve(graph, engine="numpy").policy, last):
+        numpy = evaluate(graph, policy, engine="numpy")
+        numba = evaluate(graph, policy, engine="numba")
+        assert np.max(np.abs(numpy.values - numba.values)) <= 1e-12
+        assert numba.residual <= TOL
+
+
+# ---------------------------------------------------------------------------
+# Games that never end, iteration caps, a component handed back
+# ---------------------------------------------------------------------------
+class PassToSelf(Rules):
+    name = "pass to self"
+
+    def start(self):
+        return "S"
+
+    def terminal_value(self, state):
+        return None
+
+    def outcomes(self, state):
+        return [Outcome(F(1), (Option("S", move=0, passes=True),))]
+
+
+class AvoidLoss(Rules):
+    name = "avoid loss"
+
+    def start(self):
+        return "S"
+
+    def terminal_value(self, state):
+        return F(0) if state == "lost" else None
+
+    def outcomes(self, state):
+        return [Outcome(F(1), (Option("S", move=0), Option("lost", move=1)))]
+
+
+class TrapBelow(Rules):
+    name = "trap below"
+
+    def start(self):
+        return "S"
+
+    def terminal_value(self, state):
+        return F(1) if state == "won" else None
+
+    def outcomes(self, state):
+        if state == "S":
+            return [Outcome(F(1, 2), (Option("won"),)), Outcome(F(1, 2), (Option("X"),))]
+        return [Outcome(F(1), (Option("Y" if state == "X" else "X", passes=True),))]
+
+
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        (PassToSelf(), r"cannot end from 1 state \(S\)"),
+        (TrapBelow(), r"cannot end from 2 states \(X, Y\)"),
+        (AvoidLoss(), "optimal play would never reach the end"),
+    ],
+    ids=["pass-to-self", "trap", "avoid-loss"],
+)
+def test_games_that_never_end_are_refused_by_both_engines(rules, message, engine):
+    with pytest.raises(NonTerminatingGameError, match=message):
+        solve(build(rules), engine=engine)
+
+
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
+def test_the_stall_toy_takes_the_prize_on_both_engines(engine):
+    graph = build(TOYS.Stall())
+    solution = solve(graph, engine=engine)
+    assert abs(solution.start_value - 0.5) < 1e-12
+    assert solution.policy.choice.tolist() == [1]
+    stall = Policy(np.zeros(graph.n_outcomes, dtype=np.int32), name="stall")
+    with pytest.raises(NonTerminatingGameError, match=r"policy 'stall'.*1 state \(S\)"):
+        evaluate(graph, stall, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
+def test_value_iteration_cap_raises_on_both_engines(engine):
+    graph = build(TOYS.UrEndgameB())
+    with pytest.raises(ConvergenceError, match="after 1 rounds"):
+        solve(graph, method="value", max_iter=1, engine=engine)
+
+
+def test_a_component_that_does_not_settle_goes_to_the_fallback(games):
+    graph = games["supersix-50"]
+    values = graph.terminal_value.astype(np.float64)
+    choice = np.full(graph.n_outcomes, -1, dtype=np.int32)
+    reference = solve(graph, engine="numpy")
+    handed = []
+
+    def fallback(states):  # the exact answer, as the numpy code would give it
+        handed.append(len(states))
+        values[states] = reference.values[states]
+
+    sweeps, residual = _kernels.solve(
+        graph, values, choice, fixed=False, tol=TOL, max_sweeps=2, fallback=fallback
+    )
+    c = graph.condensation
+    assert len(handed) == int(c.cyclic.sum()) and sum(handed) == int(c.cyclic[c.component].sum())
+    assert np.max(np.abs(values - reference.values)) <= 1e-12 and residual <= TOL
+    with pytest.raises(RuntimeError, match="did not settle"):
+        _kernels.solve(graph, values, choice, fixed=False, tol=TOL, max_sweeps=1)
+
+
+# ---------------------------------------------------------------------------
+# Arguments
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("engine", ["cuda", "", None, 1, "NUMBA"])
+def test_unknown_engine(jackpot_graph, jackpot_policies, engine):
+    with pytest.raises(UnknownNameError, match="engine.*accepted: auto, numba, numpy"):
+        solve(jackpot_graph, engine=engine)
+    with pytest.raises(UnknownNameError, match="engine"):
+        evaluate(jackpot_graph, jackpot_policies["hilo"], engine=engine)
+
+
+def test_numba_engine_without_numba_names_the_extra(jackpot_graph, monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba now fails
+    with pytest.raises(MissingExtraError, match=r"gamegraph\[fast\]"):
+        solve(jackpot_graph, engine="numba")
+    assert solve(jackpot_graph, engine="numpy").residual <= TOL
+
+
+def test_available():
+    assert _kernels.available()
+
+
+# ---------------------------------------------------------------------------
+# The compiled condensation
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Jackpot(cells=4),
+        lambda: SuperSix(pegs=20),
+        lambda: TOYS.UrEndgameB(),
+        lambda: TOYS.Piglet(),
+        lambda: Pig(12),
+        lambda: TrapBelow(),
+    ],
+    ids=["jackpot-4", "supersix-20", "ur-b", "piglet", "pig-12", "trap"],
+)
+def test_compiled_condensation_means_the_same(make):
+    graph = build(make())
+    reference = condense(graph)
+    component, cyclic, levels = _kernels.condense(
+        graph.n_states, graph.outcome_ptr, graph.option_ptr, graph.option_target
+    )
+    assert [level.tolist() for level in levels] == [lv.tolist() for lv in reference.levels]
+    assert np.array_equal(cyclic[component], reference.cyclic[reference.component])
+    # the same partition into components, numbered differently
+    pairs = set(zip(component.tolist(), reference.component.tolist()))
+    assert len(pairs) == len(cyclic) == reference.n_components
+
+
+def test_structure_condense_takes_the_kernel_for_large_graphs(monkeypatch):
+    graph = build(SuperSix(pegs=20))
+    reference = condense(graph)
+    monkeypatch.setattr(structure, "KERNEL_MIN_STATES", 0)
+    calls = []
+    real = _kernels.condense
+    monkeypatch.setattr(_kernels, "condense", lambda *args: calls.append(1) or real(*args))
+    compiled = condense(graph)
+    assert calls == [1]
+    assert [lv.tolist() for lv in compiled.levels] == [lv.tolist() for lv in reference.levels]
+    assert np.array_equal(
+        compiled.cyclic[compiled.component], reference.cyclic[reference.component]
+    )
+
+
+# ---------------------------------------------------------------------------
+# The compiled termination check
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_sure_to_end_matches_the_numpy_check(seed):
+    rng = np.random.default_rng(seed)
+    graphs = [build(make()) for _, make, _ in CYCLIC_CASES]
+    graphs += [build(TOYS.Stall()), build(TrapBelow()), build(Pig(8))]
+    graphs += [build(TOYS.RandomGame(seed, size=10, two_player=True))]
+    unsure = 0
+    for graph in graphs:
+        counts = np.diff(graph.option_ptr)
+        for _ in range(10):
+            pick = (rng.random(len(counts)) * np.maximum(counts, 1)).astype(np.int64)
+            choice = np.where(counts > 0, pick, -1)
+            expected = sure_to_end(graph, choice)
+            assert np.array_equal(_kernels.sure_to_end(graph, choice), expected)
+            unsure += int((~expected).sum())
+    assert unsure > 0  # some policies never end: both checks must say where
