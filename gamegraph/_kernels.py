@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
 
 import numpy as np
 
@@ -75,7 +76,7 @@ def _compile() -> None:
     # every array it is passed, which took most of the time.
     module["_backup"] = numba.njit(cache=True, inline="always")(_backup)
     for name in (
-        "_tarjan", "_solving_order", "_postorder", "_permute", "_solve", "_final", "_sure",
+        "_tarjan", "_solving_order", "_gather", "_postorder", "_solve", "_final", "_escapes", "_sure",
     ):  # fmt: skip
         module[name] = numba.njit(cache=True)(module[name])
     _compiled = True
@@ -197,97 +198,6 @@ def _solving_order(component, comp_height, skip):  # pragma: no cover - runs com
     return order, comp_ptr, comps
 
 
-def _postorder(order, comp_ptr, comps, cyclic, component, outcome_ptr, option_ptr, target):
-    """Reorder each cyclic component's states, in place, into depth-first post-order."""
-    n = len(component)  # pragma: no cover - runs compiled
-    visited = np.zeros(n, dtype=np.bool_)
-    cursor = np.zeros(n, dtype=np.int64)
-    calls = np.zeros(n, dtype=np.int64)
-    out = np.zeros(0, dtype=np.int64)
-    for i in range(len(comps)):
-        c = comps[i]
-        a, b = comp_ptr[i], comp_ptr[i + 1]
-        if not cyclic[c] or b - a < 2:
-            continue
-        if len(out) < b - a:
-            out = np.zeros(b - a, dtype=np.int64)
-        filled = 0
-        for r in range(a, b):
-            root = order[r]
-            if visited[root]:
-                continue
-            visited[root] = True
-            cursor[root] = option_ptr[outcome_ptr[root]]
-            calls[0] = root
-            depth = 1
-            while depth > 0:
-                v = calls[depth - 1]
-                if cursor[v] < option_ptr[outcome_ptr[v + 1]]:
-                    w = target[cursor[v]]
-                    cursor[v] += 1
-                    if component[w] == c and not visited[w]:
-                        visited[w] = True
-                        cursor[w] = option_ptr[outcome_ptr[w]]
-                        calls[depth] = w
-                        depth += 1
-                else:
-                    out[filled] = v
-                    filled += 1
-                    depth -= 1
-        for r in range(filled):
-            order[a + r] = out[r]
-
-
-def _permute(order, outcome_ptr, option_ptr, target, weight, passes, choice):
-    """The graph's arrays with its states renumbered: ``order`` first, then the rest.
-
-    Sweeps then read memory in sequence rather than jumping about the graph. Returns
-    (state at each position, outcome_ptr, option_ptr, target, weight, passes, choice).
-    """
-    n = len(outcome_ptr) - 1  # pragma: no cover - runs compiled
-    m = len(order)
-    position = np.full(n, -1, dtype=np.int64)
-    state = np.zeros(n, dtype=np.int64)
-    for r in range(m):
-        position[order[r]] = r
-        state[r] = order[r]
-    rest = m
-    for s in range(n):
-        if position[s] < 0:
-            position[s] = rest
-            state[rest] = s
-            rest += 1
-    n_outcomes = 0
-    n_options = 0
-    for r in range(m):
-        s = order[r]
-        n_outcomes += outcome_ptr[s + 1] - outcome_ptr[s]
-        n_options += option_ptr[outcome_ptr[s + 1]] - option_ptr[outcome_ptr[s]]
-    new_outcome_ptr = np.zeros(n + 1, dtype=np.int64)
-    new_option_ptr = np.zeros(n_outcomes + 1, dtype=np.int64)
-    new_target = np.zeros(n_options, dtype=np.int64)
-    new_weight = np.zeros(n_outcomes)
-    new_passes = np.zeros(n_options, dtype=np.bool_)
-    new_choice = np.zeros(n_outcomes, dtype=np.int32)
-    k2 = 0
-    j2 = 0
-    for r in range(m):
-        s = order[r]
-        for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
-            new_weight[k2] = weight[k]
-            new_choice[k2] = choice[k]
-            for j in range(option_ptr[k], option_ptr[k + 1]):
-                new_target[j2] = position[target[j]]
-                new_passes[j2] = passes[j]
-                j2 += 1
-            k2 += 1
-            new_option_ptr[k2] = j2
-        new_outcome_ptr[r + 1] = k2
-    for r in range(m, n):
-        new_outcome_ptr[r + 1] = k2
-    return (state, new_outcome_ptr, new_option_ptr, new_target, new_weight, new_passes, new_choice)
-
-
 def _backup(s, outcome_ptr, weight, denominator, option_ptr, target, passes, values, choice, fixed):
     """(T v)(s), or with ``fixed`` the value of the policy's ``choice``."""
     total = 0.0  # pragma: no cover - runs compiled
@@ -315,38 +225,179 @@ def _backup(s, outcome_ptr, weight, denominator, option_ptr, target, passes, val
     return total / denominator
 
 
-def _solve(
-    comp_ptr, comps, cyclic, outcome_ptr, weight, denominator, option_ptr, target, passes,
-    values, choice, fixed, tol, max_sweeps, first,
+def _gather(
+    c, states, component, where, outcome_ptr, weight, option_ptr, target, passes, values,
+    choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv,
 ):  # fmt: skip
-    """Solve components ``first``, ``first + 1``, ... in place.
+    """Copy cyclic component ``c`` (its ``states``) into the local arrays ``l_*``.
 
-    The arrays are those of :func:`_permute`: state r is the r-th in solving order, and
-    component i holds states ``comp_ptr[i]`` to ``comp_ptr[i + 1] - 1``.
+    Local state u is ``states[u]``; each local outcome keeps its options, those inside the
+    component as local state numbers, those outside as constants (their solved values,
+    the pass already applied) stored after the states in ``lv``. An outcome with every
+    option outside adds a constant, ``weight * best``, to ``base[u]``. With ``fixed`` only
+    the chosen option of each outcome is kept. Returns the length of ``lv`` used.
+    """
+    m = len(states)  # pragma: no cover - runs compiled
+    for u in range(m):
+        where[states[u]] = u
+    nk = 0
+    nj = 0
+    ne = m
+    l_opt[0] = 0
+    for u in range(m):
+        s = states[u]
+        l_first[u] = nk
+        total = 0.0
+        for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
+            j0, j1 = option_ptr[k], option_ptr[k + 1]
+            if fixed:
+                if choice[k] < 0:
+                    continue
+                j0 += choice[k]
+                j1 = j0 + 1
+            elif j0 == j1:
+                continue
+            inside = False
+            for j in range(j0, j1):
+                if component[target[j]] == c:
+                    inside = True
+                    break
+            if not inside:
+                best = -np.inf
+                for j in range(j0, j1):
+                    q = values[target[j]]
+                    if passes[j]:
+                        q = 1.0 - q
+                    if q > best:
+                        best = q
+                total += weight[k] * best
+                continue
+            l_weight[nk] = weight[k]
+            for j in range(j0, j1):
+                t = target[j]
+                if component[t] == c:
+                    l_target[nj] = where[t]
+                    l_passes[nj] = passes[j]
+                else:
+                    q = values[t]
+                    lv[ne] = 1.0 - q if passes[j] else q
+                    l_target[nj] = ne
+                    l_passes[nj] = False
+                    ne += 1
+                nj += 1
+            nk += 1
+            l_opt[nk] = nj
+        base[u] = total
+    l_first[m] = nk
+    return ne
+
+
+def _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls):
+    """The local states 0 .. m-1 in depth-first post-order, into ``post`` (successors
+    before predecessors, except along the edges that close a cycle).
+    """
+    for u in range(m):  # pragma: no cover - runs compiled
+        visited[u] = False
+    filled = 0
+    for root in range(m):
+        if visited[root]:
+            continue
+        visited[root] = True
+        cursor[root] = l_opt[l_first[root]]
+        calls[0] = root
+        depth = 1
+        while depth > 0:
+            v = calls[depth - 1]
+            if cursor[v] < l_opt[l_first[v + 1]]:
+                w = l_target[cursor[v]]
+                cursor[v] += 1
+                if w < m and not visited[w]:
+                    visited[w] = True
+                    cursor[w] = l_opt[l_first[w]]
+                    calls[depth] = w
+                    depth += 1
+            else:
+                post[filled] = v
+                filled += 1
+                depth -= 1
+
+
+def _solve(
+    order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator, option_ptr,
+    target, passes, values, choice, fixed, tol, max_sweeps, first, mode,
+):  # fmt: skip
+    """Solve components ``first``, ``first + 1``, ... in place in ``values``.
+
+    Component i (``comps[i]``) holds states ``order[comp_ptr[i]:comp_ptr[i + 1]]``; the
+    components come in solving order. A cyclic component is copied into small local
+    arrays first (:func:`_gather`), so that its sweeps read memory that stays in cache and
+    skip the outcomes whose options all lie outside it.
 
     Returns (next, sweeps): ``next`` is the number of components solved, or the position of
     one that did not settle in ``max_sweeps`` sweeps (then < len(comps)); ``sweeps`` the
     most any cyclic component needed.
     """
-    most = 0  # pragma: no cover - runs compiled
+    n = len(values)  # pragma: no cover - runs compiled
+    most = 0
     stop = tol * 0.01
-    largest = 0
+    largest = 1
+    outcomes = 1
+    options = 1
     for i in range(first, len(comps)):
+        if not cyclic[comps[i]]:
+            continue
         largest = max(largest, comp_ptr[i + 1] - comp_ptr[i])
+        k_sum = 0
+        j_sum = 0
+        for r in range(comp_ptr[i], comp_ptr[i + 1]):
+            s = order[r]
+            k_sum += outcome_ptr[s + 1] - outcome_ptr[s]
+            j_sum += option_ptr[outcome_ptr[s + 1]] - option_ptr[outcome_ptr[s]]
+        outcomes = max(outcomes, k_sum)
+        options = max(options, j_sum)
+    where = np.zeros(n, dtype=np.int64)
     now = np.zeros(largest)  # each state's change in this sweep and the one before
     before = np.zeros(largest)
+    base = np.zeros(largest)
+    l_first = np.zeros(largest + 1, dtype=np.int64)
+    l_weight = np.zeros(outcomes)
+    l_opt = np.zeros(outcomes + 1, dtype=np.int64)
+    l_target = np.zeros(options, dtype=np.int64)
+    l_passes = np.zeros(options, dtype=np.bool_)
+    lv = np.zeros(largest + options)
+    post = np.zeros(largest, dtype=np.int64)
+    visited = np.zeros(largest, dtype=np.bool_)
+    cursor = np.zeros(largest, dtype=np.int64)
+    calls = np.zeros(largest, dtype=np.int64)
     for i in range(first, len(comps)):
         a, b = comp_ptr[i], comp_ptr[i + 1]
         if not cyclic[comps[i]]:
-            for s in range(a, b):
+            for r in range(a, b):
+                s = order[r]
                 values[s] = _backup(
                     s, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
                     choice, fixed,
                 )  # fmt: skip
             continue
-        for r in range(a, b):
-            values[r] = 0.5
-            now[r - a] = 0.0
+        m = b - a
+        states = order[a:b]
+        _gather(
+            comps[i], states, component, where, outcome_ptr, weight, option_ptr, target,
+            passes, values, choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes,
+            lv,
+        )  # fmt: skip
+        _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls)
+        if mode == 1:
+            for u in range(m):
+                post[u] = u
+        elif mode == 2:
+            post[:m] = post[:m][::-1].copy()
+        elif mode == 3:
+            for u in range(m):
+                post[u] = m - 1 - u
+        for u in range(m):
+            lv[u] = 0.5
+            now[u] = 0.0
         previous = np.inf
         rate = 1.0
         signed = old = older = 0.0
@@ -357,19 +408,26 @@ def _solve(
             since += 1
             delta = 0.0
             peak = 0
-            for r in range(a, b):
-                s = r
-                new = _backup(
-                    s, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
-                    choice, fixed,
-                )  # fmt: skip
-                before[r - a] = now[r - a]
-                now[r - a] = new - values[s]
-                change = abs(new - values[s])
+            for q in range(m):
+                u = post[q]
+                new = base[u]
+                for k in range(l_first[u], l_first[u + 1]):
+                    best = -np.inf
+                    for j in range(l_opt[k], l_opt[k + 1]):
+                        v = lv[l_target[j]]
+                        if l_passes[j]:
+                            v = 1.0 - v
+                        if v > best:
+                            best = v
+                    new += l_weight[k] * best
+                new /= denominator
+                before[u] = now[u]
+                now[u] = new - lv[u]
+                change = abs(new - lv[u])
                 if change > delta:
                     delta = change
-                    peak = r - a
-                values[s] = new
+                    peak = u
+                lv[u] = new
             if delta <= 4.5e-16 or (delta <= 1e-14 and delta >= previous):
                 break  # settled, or rounding noise
             ratio = delta / previous
@@ -393,11 +451,13 @@ def _solve(
                 and abs(old - older) <= steady
             ):
                 factor = signed / (1.0 - signed)
-                for r in range(a, b):
-                    values[r] += now[r - a] * factor
+                for u in range(m):
+                    lv[u] += now[u] * factor
                 since = 0
                 previous = np.inf
                 rate = 1.0
+        for u in range(m):
+            values[states[u]] = lv[u]
         if sweeps > most:
             most = sweeps
     return len(comps), most
@@ -436,6 +496,37 @@ def _final(
         )  # fmt: skip
         residual = max(residual, abs(new - values[s]))
     return residual
+
+
+def _escapes(outcome_ptr, option_ptr, target, weight, terminal, component, cyclic, choice):
+    """Whether every policy that chooses at every outcome surely ends the game: every
+    state that is not terminal has an outcome, ``choice`` chooses wherever there are
+    options, and every state of a cyclic component has an outcome of positive weight
+    whose options all leave that component (so each step may leave it, whatever the
+    choice, and play cannot stay in it for ever).
+    """
+    for s in range(len(terminal)):  # pragma: no cover - runs compiled
+        k0, k1 = outcome_ptr[s], outcome_ptr[s + 1]
+        if terminal[s]:
+            continue
+        if k0 == k1:
+            return False
+        c = component[s]
+        escape = not cyclic[c]
+        for k in range(k0, k1):
+            if option_ptr[k] < option_ptr[k + 1] and choice[k] < 0:
+                return False
+            if escape or weight[k] <= 0:
+                continue
+            leaves = True
+            for j in range(option_ptr[k], option_ptr[k + 1]):
+                if component[target[j]] == c:
+                    leaves = False
+                    break
+            escape = leaves
+        if not escape:
+            return False
+    return True
 
 
 def _sure(outcome_ptr, option_ptr, target, terminal, choice):
@@ -539,16 +630,21 @@ def condense(n, outcome_ptr, option_ptr, target):
 def sure_to_end(graph, choice):
     """Per state, whether play under ``choice`` (one option index per outcome) ends the
     game with probability one: as :func:`gamegraph.structure.sure_to_end` on the whole
-    graph, in two breadth-first searches over the policy's edges.
+    graph, in two breadth-first searches over the policy's edges; or at once, all True,
+    when every state of a cycle has an outcome that leaves its component whatever is
+    chosen (Super Six: the pit), so that no policy can keep the game going for ever.
     """
     _compile()
-    return _sure(
-        _ints(graph.outcome_ptr),
-        _ints(graph.option_ptr),
-        _ints(graph.option_target),
-        np.ascontiguousarray(graph.terminal, dtype=np.bool_),
-        _ints(choice),
-    )
+    outcome_ptr, option_ptr = _ints(graph.outcome_ptr), _ints(graph.option_ptr)
+    target, choice = _ints(graph.option_target), _ints(choice)
+    terminal = np.ascontiguousarray(graph.terminal, dtype=np.bool_)
+    condensation = graph.condensation
+    component = _ints(condensation.component)
+    cyclic = np.ascontiguousarray(condensation.cyclic, dtype=np.bool_)
+    weight = np.ascontiguousarray(graph.outcome_weight, dtype=np.float64)
+    if _escapes(outcome_ptr, option_ptr, target, weight, terminal, component, cyclic, choice):
+        return np.ones(len(terminal), dtype=np.bool_)  # every cycle can be left at each step
+    return _sure(outcome_ptr, option_ptr, target, terminal, choice)
 
 
 def solve(
@@ -603,29 +699,20 @@ def solve(
     weight = np.ascontiguousarray(graph.outcome_weight, dtype=np.float64)
     denominator = float(graph.denominator)
     order, comp_ptr, comps = _solving_order(component, height, terminal)
-    _postorder(order, comp_ptr, comps, cyclic, component, outcome_ptr, option_ptr, target)
-    state, p_outcome_ptr, p_option_ptr, p_target, p_weight, p_passes, p_choice = _permute(
-        order, outcome_ptr, option_ptr, target, weight, passes, choice
-    )
-    p_values = values[state]
     most = 0
     first = 0
     while first < len(comps):
         first, sweeps = _solve(
-            comp_ptr, comps, cyclic, p_outcome_ptr, p_weight, denominator, p_option_ptr,
-            p_target, p_passes, p_values, p_choice, fixed, float(tol), int(max_sweeps), first,
+            order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator,
+            option_ptr, target, passes, values, choice, fixed, float(tol), int(max_sweeps),
+            first, int(os.environ.get("GG_MODE", "0")),
         )  # fmt: skip
         most = max(most, sweeps)
         if first < len(comps):
             if fallback is None:
                 raise RuntimeError("a cyclic component did not settle")
-            a, b = comp_ptr[first], comp_ptr[first + 1]
-            values[state] = p_values
-            fallback(np.sort(state[a:b]))
-            p_values[a:b] = values[state[a:b]]
+            fallback(np.sort(order[comp_ptr[first] : comp_ptr[first + 1]]))
             first += 1
-    values[state] = p_values
-    del p_outcome_ptr, p_option_ptr, p_target, p_weight, p_passes, p_choice
     residual = _final(
         outcome_ptr, weight, denominator, option_ptr, target, passes, terminal, values, choice,
         fixed, float(tol),

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import gc
+from array import array
 from contextlib import contextmanager
 from fractions import Fraction
 from math import isfinite, lcm
 from numbers import Rational, Real
+from operator import attrgetter
 
 import numpy as np
 
@@ -180,12 +182,15 @@ def _explore(rules, max_states, bar) -> StateGraph:
     terminal_value = rules.terminal_value
     outcomes_of = rules.outcomes
 
-    outcome_counts = []  # per state, in numbering order
+    # Numbers the walk makes itself go into typed arrays, which numpy reads without a copy.
+    outcome_counts = array("q")  # per state, in numbering order
     probabilities = []  # per outcome, as the rules gave them
-    option_counts = []  # per outcome
-    targets, moves, passes = [], [], []
+    option_counts = array("q")  # per outcome
+    targets, moves, passes = array("q"), [], []
     targets_append, moves_append, passes_append = targets.append, moves.append, passes.append
     states_append = states.append
+    count_outcomes, add_probability = outcome_counts.append, probabilities.append
+    count_options = option_counts.append
     terminal_values = {}
 
     def new_state(state, source, k=None, options=()):
@@ -212,46 +217,58 @@ def _explore(rules, max_states, bar) -> StateGraph:
         if known is None:
             new_state(root, start)
     done = 0
-    while done < len(states):
-        state = states[done]
-        done += 1
-        if not done % _PROGRESS_EVERY:
-            bar.update(done - bar.n)
-        value = terminal_value(state)
-        if value is not None:
-            terminal_values[done - 1] = _number(value, rules, state, "terminal_value", False)
-            outcome_counts.append(0)
-            continue
-        outcomes = outcomes_of(state)
-        if type(outcomes) is not list and type(outcomes) is not tuple:
-            outcomes = _as_list(outcomes, rules, state)
-        if not outcomes:
-            _fail(rules, state, "outcome probabilities", "there are none (they sum to 0, not 1)")
-        outcome_counts.append(len(outcomes))
-        for outcome in outcomes:  # the loop every option goes through: kept lean
-            if type(outcome) is not Outcome:
-                _check_outcome(outcome, outcomes, rules, state)
-            p, options = outcome
-            probabilities.append(p)
-            if type(options) is not tuple and type(options) is not list:
-                _check_options(options, outcome, outcomes, rules, state)
-            option_counts.append(len(options))
-            for option in options:
-                if type(option) is not Option:
-                    option = _as_option(option, rules, state, outcomes.index(outcome), options)
-                target, move, passing = option
-                try:
-                    i = lookup(target)
-                except TypeError:
-                    i = new_state(target, state, outcomes.index(outcome), options)  # reports it
-                if i is None:  # a new state, numbered inline: this runs once per state
-                    i = index[target] = len(states)
-                    states_append(target)
-                    if i >= max_states:
-                        _too_many(rules, max_states)
-                targets_append(i)
-                moves_append(move)
-                passes_append(passing)
+    next_report = _PROGRESS_EVERY
+    try:
+        while done < len(states):
+            state = states[done]
+            done += 1
+            if done == next_report:
+                bar.update(done - bar.n)
+                next_report += _PROGRESS_EVERY
+            value = terminal_value(state)
+            if value is not None:
+                terminal_values[done - 1] = _number(value, rules, state, "terminal_value", False)
+                count_outcomes(0)
+                continue
+            outcomes = outcomes_of(state)
+            if type(outcomes) is not list and type(outcomes) is not tuple:
+                outcomes = _as_list(outcomes, rules, state)
+            if not outcomes:
+                _fail(
+                    rules, state, "outcome probabilities", "there are none (they sum to 0, not 1)"
+                )
+            count_outcomes(len(outcomes))
+            for outcome in outcomes:  # the loop every option goes through: kept lean
+                if type(outcome) is not Outcome:
+                    _check_outcome(outcome, outcomes, rules, state)
+                p, options = outcome
+                add_probability(p)
+                if type(options) is not tuple and type(options) is not list:
+                    _check_options(options, outcome, outcomes, rules, state)
+                count_options(len(options))
+                for option in options:
+                    if type(option) is not Option:
+                        option = _as_option(option, rules, state, outcomes.index(outcome), options)
+                    target, move, passing = option
+                    try:
+                        i = lookup(target)
+                    except TypeError:
+                        i = new_state(target, state, outcomes.index(outcome), options)  # reports it
+                    if i is None:  # a new state, numbered inline: this runs once per state
+                        i = index[target] = len(states)
+                        states_append(target)
+                        if i >= max_states:
+                            _too_many(rules, max_states)
+                    targets_append(i)
+                    moves_append(move)
+                    passes_append(passing)
+    except InvalidRulesError:
+        raise
+    except Exception as error:
+        # The rules failed on a state, perhaps one reached only through an outcome that
+        # breaks the contract: report that breach if there is one.
+        _check_walked(rules, states, outcome_counts, option_counts, probabilities, moves, passes)
+        raise error
     bar.update(done - bar.n)
 
     n = len(states)
@@ -272,13 +289,31 @@ def _explore(rules, max_states, bar) -> StateGraph:
         outcome_weight=weights,
         denominator=denominator,
         option_ptr=option_ptr,
-        option_target=np.array(targets, dtype=np.int64),
+        option_target=_int64(targets),
         option_move=_moves(moves, where),
         option_passes=_passes(passes, where),
         terminal=terminal,
         terminal_value=terminal_value_array,
         terminal_exact=terminal_values,
     )
+
+
+def _check_walked(rules, states, outcome_counts, option_counts, probabilities, moves, passes):
+    """Run the deferred checks on the states walked so far; raise InvalidRulesError for the
+    first breach, or return if there is none (or the partial lists cannot be read).
+    """
+    try:
+        outcome_ptr = _pointers(outcome_counts)
+        walked = int(outcome_ptr[-1])
+        option_ptr = _pointers(option_counts[:walked])
+        where = _Locator(rules, states, outcome_ptr, option_ptr)
+        _weights(probabilities[:walked], outcome_ptr, where)
+        _moves(moves[: int(option_ptr[-1])], where)
+        _passes(passes[: int(option_ptr[-1])], where)
+    except InvalidRulesError:
+        raise
+    except Exception:  # noqa: BLE001 (the rules' own error is the one to show)
+        return
 
 
 def _as_list(outcomes, rules, state):
@@ -318,8 +353,13 @@ def _as_option(option, rules, state, k, options):
 
 def _pointers(counts) -> np.ndarray:
     ptr = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(np.array(counts, dtype=np.int64), out=ptr[1:])
+    np.cumsum(_int64(counts), out=ptr[1:])
     return ptr
+
+
+def _int64(values: array) -> np.ndarray:
+    """An ``array("q")`` as an int64 numpy array (no copy; it keeps the array alive)."""
+    return np.frombuffer(values, dtype=np.int64) if len(values) else np.zeros(0, np.int64)
 
 
 class _Locator:
@@ -354,10 +394,27 @@ def _weights(probabilities, outcome_ptr, where):
     back with numpy.
     """
     ids = np.fromiter(map(id, probabilities), dtype=np.uint64, count=len(probabilities))
-    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)  # numpy 2.0 and 2.1 keep the input's shape
-    exact = _distinct_fractions([probabilities[k] for k in first.tolist()], first, where)
-    denominator = lcm(*{p.denominator for p in exact}) if exact else 1
+    distinct, rest = [], ids
+    while len(rest) and len(distinct) < 8:  # usually a handful: one comparison pass each
+        distinct.append(rest[0])
+        rest = rest[rest != rest[0]]
+    if not len(rest):
+        inverse = np.zeros(len(ids), dtype=np.intp)
+        first = np.zeros(len(distinct), dtype=np.intp)
+        for c, d in enumerate(distinct):
+            hits = ids == d
+            inverse[hits] = c
+            first[c] = np.argmax(hits)
+    else:
+        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)  # numpy 2.0 and 2.1 keep the input's shape
+    exact, (numerators, denominators) = _distinct_fractions(
+        [probabilities[k] for k in first.tolist()], first, where
+    )
+    if numerators is None:  # some part passes int64: so does the common denominator
+        denominator = lcm(*{p.denominator for p in exact})
+    else:
+        denominator = lcm(*np.unique(denominators).tolist()) if len(exact) else 1
     live = np.flatnonzero(np.diff(outcome_ptr) > 0)
     if denominator >= 2**62:
         fractions = [exact[c] for c in inverse.tolist()]
@@ -367,8 +424,7 @@ def _weights(probabilities, outcome_ptr, where):
             f"{where.rules.name}: the probabilities' common denominator {denominator} does "
             "not fit in 62 bits; use probabilities with smaller denominators"
         )
-    distinct = [p.numerator * (denominator // p.denominator) for p in exact]
-    weights = np.array(distinct, dtype=np.int64)[inverse]
+    weights = (numerators * (denominator // denominators))[inverse]
     if len(live):
         starts = outcome_ptr[live]
         totals = np.add.reduceat(weights, starts)  # int64 sums; the float sums catch wrapping
@@ -381,16 +437,42 @@ def _weights(probabilities, outcome_ptr, where):
 
 
 def _distinct_fractions(probabilities, first, where):
-    """Distinct probability objects (first seen at outcomes ``first``) as checked Fractions."""
+    """Distinct probability objects (first seen at outcomes ``first``) as checked Fractions
+    (or ints), each in (0, 1], with their numerators and denominators (:func:`_parts`).
+    """
     if not set(map(type, probabilities)) <= {Fraction, int}:
         probabilities = [
             _number(p, where.rules, where.outcome(k)[0], _field(where, k), True)
             for k, p in zip(first.tolist(), probabilities)
         ]
-    for k, p in zip(first.tolist(), probabilities):
-        if not 0 < p <= 1:
-            _number(p, where.rules, where.outcome(k)[0], _field(where, k), True)
-    return probabilities
+    numerators, denominators = _parts(probabilities)
+    if numerators is None:  # too large for int64: compare in Python
+        bad = [k for k, p in enumerate(probabilities) if not 0 < p <= 1]
+    else:
+        bad = np.flatnonzero((numerators <= 0) | (numerators > denominators)).tolist()
+    if bad:
+        k = bad[0]
+        _number(
+            probabilities[k], where.rules, where.outcome(first[k])[0], _field(where, first[k]), True
+        )
+    return probabilities, (numerators, denominators)
+
+
+def _parts(fractions):
+    """Numerators and denominators of Fractions (or ints) as int64 arrays; (None, None)
+    when one does not fit.
+    """
+    try:
+        numerators = np.fromiter(map(_numerator, fractions), dtype=np.int64, count=len(fractions))
+        denominators = np.fromiter(
+            map(_denominator, fractions), dtype=np.int64, count=len(fractions)
+        )
+    except OverflowError:
+        return None, None
+    return numerators, denominators
+
+
+_numerator, _denominator = attrgetter("numerator"), attrgetter("denominator")
 
 
 def _check_sum(fractions, outcome_ptr, i, where):
@@ -430,6 +512,9 @@ def _moves(moves, where) -> np.ndarray:
 
 
 def _passes(passes, where) -> np.ndarray:
+    array = np.array(passes)
+    if array.dtype == bool and array.ndim == 1:  # only bools (numpy's too) make a bool array
+        return array
     if not set(map(type, passes)) <= {bool}:
         for j, passing in enumerate(passes):
             if type(passing) is not bool and not isinstance(passing, np.bool_):
