@@ -6,19 +6,23 @@ kernels walk the same arrays state by state in compiled code, on one core:
 
 * :func:`condense` finds the strongly connected components with an iterative Tarjan
   search. Tarjan closes a component only after every component it leads to, so each
-  component's height (longest path to a sink) is known when it is closed.
-* :func:`solve` applies the Bellman operator component by component, in order of height,
-  on a copy of the graph's arrays renumbered in that order (so that sweeps read memory in
-  sequence). A state alone in its component takes one backup. A cyclic component is
-  solved by Gauss-Seidel value iteration from 0.5, its states swept in depth-first
-  post-order (successors before predecessors, except along the edges that close a
-  cycle), each backup using the values updated earlier in the same sweep. A sweep changes
+  component's height (longest path to a sink) is known when it is closed: the search
+  keeps it as it goes, from the edges to closed components.
+* :func:`solve` applies the Bellman operator component by component, in order of height.
+  A state alone in its component takes one backup. A cyclic component is first copied
+  into small local arrays that stay in cache: its own states renumbered from 0, every
+  option that leaves it replaced by its solved value (a constant), and every outcome
+  whose options all leave it folded into one constant per state (Super Six's pit), so
+  that sweeps touch only the edges inside the component. It is then solved by
+  Gauss-Seidel value iteration from 0.5, its states swept in depth-first post-order
+  (successors before predecessors, except along the edges that close a cycle), each
+  backup using the values updated earlier in the same sweep. A sweep changes
   no value by more than :math:`\delta_k`; with :math:`\rho` the larger of the last two
   ratios :math:`\delta_k / \delta_{k-1}`, the distance to the fixed point is about
   :math:`\delta_k \rho / (1 - \rho)`, and the sweeps stop once that is below
   ``tol / 100`` (or the changes are rounding noise: at most two units in the last place,
   or no smaller than the sweep before and below 1e-14). When the changes shrink at a
-  steady ratio :math:`r` (three sweeps agreeing to 1 %), the values are moved to the
+  steady ratio :math:`r` (three sweeps agreeing to 3 %), the values are moved to the
   limit of that geometric series, :math:`v + d\,r / (1 - r)`, and the sweeps go on from
   there: in Pig, where a bust hands the turn back and forth, the changes alternate in
   sign at :math:`r \approx -0.7` and this cuts 176 sweeps to 17. A component that has
@@ -26,9 +30,10 @@ kernels walk the same arrays state by state in compiled code, on one core:
   the kernel then resumes with the next component. A last pass takes the greedy choice
   at every outcome (the first option within ``tol`` of the best, as
   :func:`gamegraph.values.first_best`) and the residual :math:`\max_s |(Tv)(s) - v(s)|`.
-* :func:`sure_to_end` checks that a policy ends the game from every state (two
-  breadth-first searches over the policy's edges), the quick path of the solver's
-  termination checks.
+* :func:`sure_to_end` checks that a policy ends the game from every state, the quick
+  path of the solver's termination checks: at once when every state of a cycle has an
+  outcome that leaves its component whatever is chosen, otherwise by two breadth-first
+  searches over the policy's edges.
 
 numba is imported when a kernel is first called, never at import, and the compiled code
 is cached on disk (``cache=True``): the first call of an installation compiles (a few
@@ -50,7 +55,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import os
 
 import numpy as np
 
@@ -76,7 +80,8 @@ def _compile() -> None:
     # every array it is passed, which took most of the time.
     module["_backup"] = numba.njit(cache=True, inline="always")(_backup)
     for name in (
-        "_tarjan", "_solving_order", "_gather", "_postorder", "_solve", "_final", "_escapes", "_sure",
+        "_tarjan", "_solving_order", "_gather", "_postorder", "_solve", "_final", "_escapes",
+        "_sure",
     ):  # fmt: skip
         module[name] = numba.njit(cache=True)(module[name])
     _compiled = True
@@ -95,6 +100,8 @@ def _tarjan(n, outcome_ptr, option_ptr, target):  # pragma: no cover - runs comp
     calls = np.zeros(n, dtype=np.int64)
     cyclic = np.zeros(n, dtype=np.bool_)
     height = np.zeros(n, dtype=np.int64)
+    reach = np.zeros(n, dtype=np.int64)  # 1 + the greatest height among closed successors
+    loop = np.zeros(n, dtype=np.bool_)  # an edge to itself
     top = 0
     depth = 0
     counter = 0
@@ -126,39 +133,36 @@ def _tarjan(n, outcome_ptr, option_ptr, target):  # pragma: no cover - runs comp
                     on_stack[w] = True
                     calls[depth] = w
                     depth += 1
-                elif on_stack[w] and index[w] < low[v]:
-                    low[v] = index[w]
+                elif on_stack[w]:  # w is in v's component
+                    if index[w] < low[v]:
+                        low[v] = index[w]
+                    if w == v:
+                        loop[v] = True
+                elif height[component[w]] + 1 > reach[v]:  # a closed component below
+                    reach[v] = height[component[w]] + 1
                 continue
             depth -= 1
+            if low[v] == index[v]:
+                # v roots a component: the stack above it, down to v.
+                first = top - 1
+                while stack[first] != v:
+                    first -= 1
+                c = n_comp
+                n_comp += 1
+                h = 0
+                for i in range(first, top):
+                    component[stack[i]] = c
+                    on_stack[stack[i]] = False
+                    h = max(h, reach[stack[i]])
+                height[c] = h
+                cyclic[c] = top - first > 1 or loop[v]
+                top = first
             if depth > 0:
                 u = calls[depth - 1]
                 if low[v] < low[u]:
                     low[u] = low[v]
-            if low[v] != index[v]:
-                continue
-            # v roots a component: the stack above it, down to v.
-            first = top - 1
-            while stack[first] != v:
-                first -= 1
-            c = n_comp
-            n_comp += 1
-            for i in range(first, top):
-                component[stack[i]] = c
-                on_stack[stack[i]] = False
-            h = 0
-            loop = top - first > 1
-            for i in range(first, top):
-                s = stack[i]
-                for j in range(option_ptr[outcome_ptr[s]], option_ptr[outcome_ptr[s + 1]]):
-                    t = target[j]
-                    if component[t] == c:
-                        if t == s:
-                            loop = True
-                    elif height[component[t]] + 1 > h:
-                        h = height[component[t]] + 1
-            height[c] = h
-            cyclic[c] = loop
-            top = first
+                if component[v] >= 0 and height[component[v]] + 1 > reach[u]:
+                    reach[u] = height[component[v]] + 1  # v's component is closed
     return component, cyclic[:n_comp].copy(), height[:n_comp].copy()
 
 
@@ -226,8 +230,8 @@ def _backup(s, outcome_ptr, weight, denominator, option_ptr, target, passes, val
 
 
 def _gather(
-    c, states, component, where, outcome_ptr, weight, option_ptr, target, passes, values,
-    choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv,
+    c, states, component, where, outcome_ptr, weight, denominator, option_ptr, target, passes,
+    values, choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv,
 ):  # fmt: skip
     """Copy cyclic component ``c`` (its ``states``) into the local arrays ``l_*``.
 
@@ -272,7 +276,7 @@ def _gather(
                         best = q
                 total += weight[k] * best
                 continue
-            l_weight[nk] = weight[k]
+            l_weight[nk] = weight[k] / denominator
             for j in range(j0, j1):
                 t = target[j]
                 if component[t] == c:
@@ -287,7 +291,7 @@ def _gather(
                 nj += 1
             nk += 1
             l_opt[nk] = nj
-        base[u] = total
+        base[u] = total / denominator
     l_first[m] = nk
     return ne
 
@@ -324,7 +328,7 @@ def _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls):
 
 def _solve(
     order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator, option_ptr,
-    target, passes, values, choice, fixed, tol, max_sweeps, first, mode,
+    target, passes, values, choice, fixed, tol, max_sweeps, first,
 ):  # fmt: skip
     """Solve components ``first``, ``first + 1``, ... in place in ``values``.
 
@@ -382,19 +386,11 @@ def _solve(
         m = b - a
         states = order[a:b]
         _gather(
-            comps[i], states, component, where, outcome_ptr, weight, option_ptr, target,
-            passes, values, choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes,
-            lv,
+            comps[i], states, component, where, outcome_ptr, weight, denominator, option_ptr,
+            target, passes, values, choice, fixed, base, l_first, l_weight, l_opt, l_target,
+            l_passes, lv,
         )  # fmt: skip
         _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls)
-        if mode == 1:
-            for u in range(m):
-                post[u] = u
-        elif mode == 2:
-            post[:m] = post[:m][::-1].copy()
-        elif mode == 3:
-            for u in range(m):
-                post[u] = m - 1 - u
         for u in range(m):
             lv[u] = 0.5
             now[u] = 0.0
@@ -420,7 +416,6 @@ def _solve(
                         if v > best:
                             best = v
                     new += l_weight[k] * best
-                new /= denominator
                 before[u] = now[u]
                 now[u] = new - lv[u]
                 change = abs(new - lv[u])
@@ -443,7 +438,7 @@ def _solve(
             # v + d r / (1 - r), and go on sweeping from there to confirm it.
             older, old = old, signed
             signed = now[peak] / before[peak] if before[peak] != 0.0 else 0.0
-            steady = 0.01 * abs(signed)
+            steady = 0.03 * abs(signed)
             if (
                 since >= 4
                 and 0.0 < abs(signed) < 0.98
@@ -705,7 +700,7 @@ def solve(
         first, sweeps = _solve(
             order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator,
             option_ptr, target, passes, values, choice, fixed, float(tol), int(max_sweeps),
-            first, int(os.environ.get("GG_MODE", "0")),
+            first,
         )  # fmt: skip
         most = max(most, sweeps)
         if first < len(comps):

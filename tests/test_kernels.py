@@ -327,3 +327,35 @@ def test_compiled_sure_to_end_matches_the_numpy_check(seed):
             assert np.array_equal(_kernels.sure_to_end(graph, choice), expected)
             unsure += int((~expected).sum())
     assert unsure > 0  # some policies never end: both checks must say where
+
+
+def test_sure_to_end_at_once_when_every_cycle_can_be_left_at_each_step():
+    # Super Six: the pit leaves the layer whatever is chosen, so every policy ends the
+    # game; Pig: a bust hands the turn back inside the component, so the searches run.
+    six, pig = build(SuperSix(pegs=12)), build(Pig(8))
+    rng = np.random.default_rng(7)
+
+    def escapes(graph, choice):
+        c = graph.condensation
+        args = (graph.outcome_ptr, graph.option_ptr, graph.option_target)
+        return _kernels._escapes(
+            *(np.asarray(a, dtype=np.int64) for a in args),
+            graph.outcome_weight.astype(np.float64), graph.terminal.astype(bool),
+            c.component.astype(np.int64), c.cyclic.astype(bool), choice.astype(np.int64),
+        )  # fmt: skip
+
+    for graph, quick in ((six, True), (pig, False)):
+        counts = np.diff(graph.option_ptr)
+        pick = (rng.random(len(counts)) * np.maximum(counts, 1)).astype(np.int64)
+        choice = np.where(counts > 0, pick, -1)
+        assert escapes(graph, choice) is quick
+        expected = sure_to_end(graph, choice)
+        assert np.array_equal(_kernels.sure_to_end(graph, choice), expected)
+        assert expected.all() or not quick
+    # a missing choice where there are options: no quick answer, the searches find it
+    choice = np.where(np.diff(six.option_ptr) > 0, 0, -1)
+    choice[np.flatnonzero(np.diff(six.option_ptr) > 0)[-1]] = -1
+    assert not escapes(six, choice)
+    expected = sure_to_end(six, choice)
+    assert not expected.all()
+    assert np.array_equal(_kernels.sure_to_end(six, choice), expected)
