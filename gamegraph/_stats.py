@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
+from .errors import InvalidArgumentError
+
 
 def wilson_interval(wins: float, games: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for a win probability estimated as ``wins / games``.
@@ -16,6 +18,14 @@ def wilson_interval(wins: float, games: int, confidence: float = 0.95) -> tuple[
     >>> [round(x, 4) for x in wilson_interval(50, 100)]
     [0.4038, 0.5962]
     """
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, (int, float))
+        or not 0 < confidence < 1
+    ):
+        raise InvalidArgumentError(
+            f"confidence must be a number strictly between 0 and 1, not {confidence!r}"
+        )
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     n, p = games, wins / games
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)

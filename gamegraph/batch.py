@@ -110,22 +110,37 @@ class Expansion(NamedTuple):
         >>> e.outcome_state.tolist(), e.option_outcome.tolist(), e.option_target.tolist()
         ([0, 0], [0, 0, 1], [5, 6, 7])
         """
-        targets = np.asarray(targets, dtype=np.int64)
-        valid = np.asarray(valid, dtype=bool)
+        # No casts: the explorer checks the arrays' types (a weight of 1.5 or a target of
+        # 2.2 is refused there, not rounded here).
+        targets, valid = np.asarray(targets), np.asarray(valid)
+        weights = np.asarray(weights)
+        if targets.ndim != 3 or valid.shape != targets.shape or valid.dtype != bool:
+            raise InvalidRulesError(
+                "Expansion.from_grid: targets must have shape (states, outcomes, options) and "
+                f"valid the same shape of bools; got {targets.shape} and {valid.shape} "
+                f"({valid.dtype})"
+            )
         m, k, _ = targets.shape
-        weights = np.asarray(weights, dtype=np.int64)
-        keep = valid.reshape(m * k, -1)
-        option_outcome = np.nonzero(keep)[0]
+        if weights.shape != (k,):
+            raise InvalidRulesError(
+                f"Expansion.from_grid: weights must hold one number per outcome ({k}), "
+                f"got shape {weights.shape}"
+            )
+        try:
+            moves = None if moves is None else np.broadcast_to(moves, targets.shape)[valid]
+            passes = None if passes is None else np.broadcast_to(passes, targets.shape)[valid]
+        except ValueError:
+            raise InvalidRulesError(
+                f"Expansion.from_grid: moves and passes must fit the targets' shape {targets.shape}"
+            ) from None
         return cls(
             outcome_state=np.repeat(np.arange(m, dtype=np.int64), k),
             outcome_weight=np.tile(weights, m),
-            denominator=int(denominator),
-            option_outcome=option_outcome,
+            denominator=denominator,
+            option_outcome=np.nonzero(valid.reshape(m * k, -1))[0],
             option_target=targets[valid],
-            option_move=None if moves is None else np.broadcast_to(moves, targets.shape)[valid],
-            option_passes=(
-                None if passes is None else np.broadcast_to(passes, targets.shape)[valid]
-            ),
+            option_move=moves,
+            option_passes=passes,
         )
 
 
@@ -212,9 +227,12 @@ class CodeTable(PositionTable):
 
     def index_of(self, state) -> int:
         try:
-            code = int(self.rules.code(state))
+            code = self.rules.code(state)
         except (TypeError, ValueError, OverflowError, KeyError):
             raise KeyError(state) from None
+        if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
+            raise KeyError(state)  # 1.5 or True is not the state with code 1
+        code = int(code)
         at = int(np.searchsorted(self._sorted, code))
         if at >= len(self._sorted) or self._sorted[at] != code:
             raise KeyError(state)

@@ -230,7 +230,7 @@ class NetworkxRules(Rules):
 
     def terminal_value(self, node):
         if self.g.out_degree(node) == 0:
-            return Fraction(self.g.nodes[node].get("value", 0))
+            return _value(self.g.nodes[node].get("value", 0), node)
         return None
 
     def outcomes(self, node):
@@ -522,7 +522,7 @@ def _value(value, state) -> Fraction:
         if isinstance(value, bool):
             raise TypeError
         value = Fraction(value)
-    except (TypeError, ValueError, ZeroDivisionError):
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
         raise InvalidArgumentError(f"node {state!r} has value {value!r}, not a number") from None
     if not 0 <= value <= 1:
         raise InvalidArgumentError(f"node {state!r} has value {value}, outside [0, 1]")

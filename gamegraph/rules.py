@@ -22,6 +22,8 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
+from .errors import InvalidRulesError
+
 
 class Option(NamedTuple):
     """One choice after a throw.
@@ -88,6 +90,9 @@ def throw(*chances) -> list[Outcome]:
     >>> [len(o.options) for o in throw((half, "heads"), (half, Option("tails", passes=True)))]
     [1, 1]
     """
+    for chance in chances:
+        if not isinstance(chance, tuple) or len(chance) != 2:
+            raise InvalidRulesError(f"throw() takes (probability, option) pairs, not {chance!r}")
     return [
         Outcome(p, (option if isinstance(option, Option) else Option(option),))
         for p, option in chances

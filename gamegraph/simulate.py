@@ -154,6 +154,8 @@ def simulate(
     value_for_mover = np.where(graph.terminal, graph.terminal_value, 0.0)
     tables = (key, target, passes, value_for_mover)
 
+    if seed is not None:
+        seed = check_int(seed, "seed", low=0)
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     with reporter(games, desc="simulating", unit=" games", progress=progress) as report:

@@ -488,6 +488,8 @@ def simulate_duel(
     _check_two_players(graph)
     a, b, both = _combined(graph, first, second)
     seated = seated_graph(graph)
+    if seed is not None:
+        seed = check_int(seed, "seed", low=0)
     if seed is None:
         seeds = (None, None)
     else:
