@@ -4,6 +4,7 @@ The layer between the algorithms (solve, propagate, simulate) and the renderers:
 picture or a report shows is computed here, where tests and notebooks can reach it too.
 """
 
+from .duel import DuelResult, DuelSimulation, duel, seated_graph, simulate_duel
 from .explore import Exploration, explore_graph
 from .layers import LayerSummary, layer_summary
 from .policies import (
@@ -29,6 +30,11 @@ from .pruning import (
 )
 
 __all__ = [
+    "DuelResult",
+    "DuelSimulation",
+    "duel",
+    "seated_graph",
+    "simulate_duel",
     "Exploration",
     "explore_graph",
     "LayerSummary",
