@@ -81,7 +81,7 @@ def _compile() -> None:
     module["_backup"] = numba.njit(cache=True, inline="always")(_backup)
     for name in (
         "_tarjan", "_solving_order", "_gather", "_postorder", "_solve", "_final", "_escapes",
-        "_sure",
+        "_spread", "_sure",
     ):  # fmt: skip
         module[name] = numba.njit(cache=True)(module[name])
     _compiled = True
@@ -553,27 +553,20 @@ def _sure(outcome_ptr, option_ptr, target, terminal, choice):
     queue = np.zeros(n, dtype=np.int64)
     # 1. the states that can reach an end at all
     reach = ending.copy()
-    tail = 0
-    for s in range(n):
-        if reach[s]:
-            queue[tail] = s
-            tail += 1
-    head = 0
-    while head < tail:
-        t = queue[head]
-        head += 1
-        for e in range(count[t], count[t + 1]):
-            s = source[e]
-            if not reach[s]:
-                reach[s] = True
-                queue[tail] = s
-                tail += 1
+    _spread(reach, count, source, queue)
     # 2. the states that can reach one that cannot end (or has no choice) are not sure
-    unsure = np.zeros(n, dtype=np.bool_)
-    tail = 0
-    for s in range(n):
-        if bad[s] or not reach[s]:
-            unsure[s] = True
+    unsure = bad | ~reach
+    _spread(unsure, count, source, queue)
+    return ~unsure
+
+
+def _spread(marked, count, source, queue):
+    """Mark, in place, every state with a path to a marked one (a breadth-first search
+    backwards along the reversed edges ``source[count[t] : count[t + 1]]`` into ``t``).
+    """
+    tail = 0  # pragma: no cover - runs compiled
+    for s in range(len(marked)):
+        if marked[s]:
             queue[tail] = s
             tail += 1
     head = 0
@@ -582,11 +575,10 @@ def _sure(outcome_ptr, option_ptr, target, terminal, choice):
         head += 1
         for e in range(count[t], count[t + 1]):
             s = source[e]
-            if not unsure[s]:
-                unsure[s] = True
+            if not marked[s]:
+                marked[s] = True
                 queue[tail] = s
                 tail += 1
-    return ~unsure
 
 
 # ---------------------------------------------------------------------------
