@@ -57,6 +57,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._progress import progress_bar
+from .csr import expand_ranges, pointers
 from .errors import InvalidRulesError
 from .graph import PositionTable, StateGraph
 
@@ -65,7 +66,7 @@ __all__ = ["BatchRules", "Expansion", "CodeTable", "build_batch", "DENSE_TABLE_L
 #: Largest ``code_bound`` numbered through a dense table (8 bytes per possible code).
 DENSE_TABLE_LIMIT = 1 << 28
 #: States expanded per call of ``expand`` (bounds the memory of one call's arrays).
-CHUNK = 1 << 18
+CHUNK = 1 << 20
 
 _MOVE_LOW, _MOVE_HIGH = -(2**31), 2**31 - 1
 
@@ -156,6 +157,10 @@ class BatchRules(ABC):
     name: str = "game"
     #: Every code is in [0, code_bound), or None if the game gives no bound.
     code_bound: int | None = None
+    #: Number the states by ascending code (the start wherever its code falls) instead of
+    #: the start first and the others in the order found: for games whose tables are
+    #: kept in code order.
+    number_by_code: bool = False
 
     @abstractmethod
     def start(self) -> int:
@@ -173,10 +178,17 @@ class BatchRules(ABC):
         """The outcomes and options of non-terminal states (see :class:`Expansion`)."""
 
     def roots(self):
-        """Codes the graph must hold besides those reachable from the start (the start
-        first); just the start by default.
+        """Codes the graph must hold besides those reachable from the start, as an iterable
+        or an int array; just the start by default. States are numbered the start first,
+        then the roots in this order.
         """
         return (self.start(),)
+
+    def table(self, codes: np.ndarray) -> CodeTable:
+        """The graph's ``states``: the codes in state-number order, as a table (a
+        :class:`CodeTable` unless a game offers a richer one).
+        """
+        return CodeTable(codes, self)
 
     def terminal_fraction(self, code: int, value: float) -> Fraction:
         """The exact value of terminal ``code`` whose float value is ``value``."""
@@ -251,17 +263,19 @@ class CodeTable(PositionTable):
 class _Numbering:
     """Code -> state number, for the codes seen so far (dense table or sorted arrays)."""
 
-    def __init__(self, bound):
+    def __init__(self, bound, max_states):
         self.dense = None
         if bound is not None and bound <= DENSE_TABLE_LIMIT:
-            self.dense = np.full(int(bound), -1, dtype=np.int64)
+            # int32 where the numbers fit: half the memory, and a lookup misses the cache less
+            small = max_states < 2**31
+            self.dense = np.full(int(bound), -1, dtype=np.int32 if small else np.int64)
         self.keys = np.zeros(0, dtype=np.int64)  # sorted codes (sparse mode)
         self.values = np.zeros(0, dtype=np.int64)
 
     def lookup(self, codes):
         """Numbers of ``codes``, -1 where not seen."""
         if self.dense is not None:
-            return self.dense[codes]
+            return self.dense[codes].astype(np.int64, copy=False)
         at = np.minimum(np.searchsorted(self.keys, codes), max(len(self.keys) - 1, 0))
         if not len(self.keys):
             return np.full(len(codes), -1, dtype=np.int64)
@@ -280,9 +294,11 @@ class _Numbering:
 def build_batch(rules: BatchRules, *, max_states: int, progress: bool | None = None):
     """Explore batch rules from their roots and return the :class:`StateGraph`.
 
-    States are numbered roots first (the start is 0), then frontier by frontier in the
-    order their codes first appear among the targets. ``graph.states`` is a
-    :class:`CodeTable`. Use :func:`gamegraph.build`, which calls this for
+    States are numbered roots first (the start is 0, the others in the order ``roots()``
+    gives them), then frontier by frontier in the order their codes first appear among
+    the targets; or, for rules with ``number_by_code``, by ascending code.
+    ``graph.states`` is ``rules.table(codes)``, a
+    :class:`CodeTable` by default. Use :func:`gamegraph.build`, which calls this for
     :class:`BatchRules` and checks ``max_states``.
     """
     name = getattr(rules, "name", "game")
@@ -296,7 +312,7 @@ class _Explorer:
         self.bound = getattr(rules, "code_bound", None)
         if self.bound is not None and (type(self.bound) is not int or self.bound < 1):
             raise InvalidRulesError(f"{rules.name}: code_bound must be a whole number >= 1")
-        self.numbering = _Numbering(self.bound)
+        self.numbering = _Numbering(self.bound, max_states)
         self.codes = []  # arrays of codes, in numbering order
         self.n = 0
         self.parts = []  # per chunk: (first state, live mask, expansion with numbered targets)
@@ -357,8 +373,11 @@ class _Explorer:
         found = self.numbering.lookup(codes)
         unseen = codes[found < 0]
         if len(unseen):
-            fresh, first = np.unique(unseen, return_index=True)
-            fresh = fresh[np.argsort(first, kind="stable")]
+            if (np.diff(unseen) > 0).all():
+                fresh = unseen  # already distinct (roots listed in code order, say)
+            else:
+                fresh, first = np.unique(unseen, return_index=True)
+                fresh = fresh[np.argsort(first, kind="stable")]
             numbers = np.arange(self.n, self.n + len(fresh), dtype=np.int64)
             if self.n + len(fresh) > self.max_states:
                 raise InvalidRulesError(
@@ -375,7 +394,10 @@ class _Explorer:
     def run(self) -> StateGraph:
         rules = self.rules
         start = self.check_codes(np.array([rules.start()]), "start()")
-        roots = self.check_codes(np.asarray(list(rules.roots()), dtype=np.int64), "roots()")
+        roots = rules.roots()
+        if not isinstance(roots, np.ndarray):
+            roots = list(roots)
+        roots = self.check_codes(roots, "roots()")
         _, frontier = self.number_new(np.concatenate([start, roots]))
         first = 0
         while len(frontier):
@@ -533,28 +555,47 @@ class _Explorer:
             passes.append(part.option_passes)
 
         def joined(arrays, dtype):
-            return (
-                np.concatenate(arrays).astype(dtype, copy=False) if arrays else np.zeros(0, dtype)
-            )
+            if not arrays:
+                return np.zeros(0, dtype)
+            whole = arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
+            return whole.astype(dtype, copy=False)
 
-        option_counts = joined(option_counts, np.int64)
+        codes = joined(self.codes, np.int64)
+        outcome_ptr = pointers(outcome_counts)
+        weights = joined(weights, np.int64)
+        option_ptr = pointers(joined(option_counts, np.int64))
+        targets, moves = joined(targets, np.int64), joined(moves, np.int32)
+        passes = joined(passes, bool)
+        terminal_exact = self.terminal_exact
+        if getattr(self.rules, "number_by_code", False) and (np.diff(codes) < 0).any():
+            order = np.argsort(codes, kind="stable")  # new number -> old
+            new = np.empty(n, dtype=np.int64)
+            new[order] = np.arange(n)
+            outcomes = expand_ranges(outcome_ptr[order], outcome_ptr[order + 1])
+            options = expand_ranges(option_ptr[outcomes], option_ptr[outcomes + 1])
+            codes, start = codes[order], int(new[start])
+            outcome_ptr = pointers(outcome_counts[order])
+            option_ptr = pointers(np.diff(option_ptr)[outcomes])
+            weights, targets = weights[outcomes], new[targets[options]]
+            moves, passes = moves[options], passes[options]
+            terminal_exact = {int(new[i]): v for i, v in terminal_exact.items()}
         terminal = np.zeros(n, dtype=bool)
         terminal_value = np.zeros(n, dtype=np.float64)
-        for i, v in self.terminal_exact.items():
+        for i, v in terminal_exact.items():
             terminal[i] = True
             terminal_value[i] = float(v)
         return StateGraph(
             rules=self.rules,
-            states=CodeTable(joined(self.codes, np.int64), self.rules),
+            states=self.rules.table(codes),
             start=start,
-            outcome_ptr=np.concatenate([[0], np.cumsum(outcome_counts)]).astype(np.int64),
-            outcome_weight=joined(weights, np.int64),
+            outcome_ptr=outcome_ptr,
+            outcome_weight=weights,
             denominator=self.denominator,
-            option_ptr=np.concatenate([[0], np.cumsum(option_counts)]).astype(np.int64),
-            option_target=joined(targets, np.int64),
-            option_move=joined(moves, np.int32),
-            option_passes=joined(passes, bool),
+            option_ptr=option_ptr,
+            option_target=targets,
+            option_move=moves,
+            option_passes=passes,
             terminal=terminal,
             terminal_value=terminal_value,
-            terminal_exact=self.terminal_exact,
+            terminal_exact=terminal_exact,
         )

@@ -15,6 +15,7 @@ import numpy as np
 from ._checks import check_int
 from ._progress import progress_bar
 from .batch import BatchRules, build_batch
+from .csr import pointers
 from .errors import InvalidRulesError
 from .graph import StateGraph
 from .rules import Option, Outcome
@@ -351,10 +352,8 @@ def _as_option(option, rules, state, k, options):
     return Option(*option)
 
 
-def _pointers(counts) -> np.ndarray:
-    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(_int64(counts), out=ptr[1:])
-    return ptr
+def _pointers(counts: array) -> np.ndarray:
+    return pointers(_int64(counts))
 
 
 def _int64(values: array) -> np.ndarray:

@@ -21,3 +21,14 @@ def expand_ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
     # Each output position is its segment's start plus its offset inside the segment.
     offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     return np.repeat(starts, lengths) + offsets
+
+
+def pointers(counts) -> np.ndarray:
+    """The row pointers of rows with ``counts`` entries: ``[0, c0, c0 + c1, ...]`` as int64.
+
+    >>> pointers(np.array([2, 0, 3])).tolist()
+    [0, 2, 2, 5]
+    """
+    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    return ptr

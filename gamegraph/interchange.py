@@ -65,6 +65,7 @@ import numpy as np
 
 from ._files import check_output, write_atomic
 from .build import build
+from .csr import pointers
 from .errors import InvalidArgumentError
 from .graph import StateGraph
 from .policy import MarkovChain
@@ -440,7 +441,7 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
     weights = np.array(
         [p.numerator * (denominator // p.denominator) for p in probabilities], dtype=np.int64
     )
-    outcome_ptr = _pointers(counts)
+    outcome_ptr = pointers(counts)
     playing = np.flatnonzero(~np.isin(np.arange(n), [index[v] for v in values]))
     totals = np.zeros(n, dtype=np.int64)
     np.add.at(totals, np.repeat(np.arange(n), counts), weights)
@@ -475,7 +476,7 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
         outcome_ptr=outcome_ptr,
         outcome_weight=weights,
         denominator=denominator,
-        option_ptr=_pointers(np.array(option_counts, dtype=np.int64)),
+        option_ptr=pointers(np.array(option_counts, dtype=np.int64)),
         option_target=np.array(targets, dtype=np.int64),
         option_move=np.array(moves, dtype=np.int32),
         option_passes=np.array(passes, dtype=bool),
@@ -491,12 +492,6 @@ _PAIRS = (Outcome, Option, tuple, list)
 
 def _where(state, k) -> str:
     return f"node {state!r}, outcome {k}"
-
-
-def _pointers(counts: np.ndarray) -> np.ndarray:
-    ptr = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=ptr[1:])
-    return ptr
 
 
 def _sequence(value, state, what):

@@ -262,9 +262,9 @@ def test_policy_chain_reads_back_to_its_value(jackpot_graph, jackpot_policies, t
 def test_networkx_reads_our_files(files, exports):
     # Other programs see plain GraphML and node-link JSON: ids "0", "1", ..., text values.
     g = nx.read_graphml(files["supersix-20", "graphml"])
-    assert (
-        g.number_of_nodes() == 876 and g.nodes["0"]["state"] == "SixState(b=0, c=1, o=1, phase=0)"
-    )
+    # The start is state 0.
+    assert g.number_of_nodes() == 876
+    assert g.nodes["0"]["state"] == "SixState(b=0, c=10, o=10, phase=0)"
     data = json.loads(files["jackpot", "json"].read_text())
     h = nx.node_link_graph(data, **{_node_link_keyword(): "edges"})  # 3.4 renamed link=
     ids = {d["state"]: n for n, d in h.nodes(data=True)}  # Jackpot's states are board numbers

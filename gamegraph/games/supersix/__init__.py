@@ -8,8 +8,9 @@ The package keeps one concern per module; every public name is re-exported here,
                           ``SOCKETS``, ``RULESETS``, ``WIN``, moves and phases
 :mod:`.rules`             the :class:`SuperSix` rules (rule sets ``free`` and ``first-round``),
                           ``count_states`` and the memory guard ``estimate_bytes``
-:mod:`.positions`         the vectorised build: ``SixPositions``, the lazy table of positions,
-                          and ``build_arrays``, the whole graph in numpy array operations
+:mod:`.positions`         the batch form of the rules: ``SuperSixBatch`` (positions as
+                          integer codes, the rules on whole arrays) and ``SixPositions``,
+                          the lazy table of a built graph's positions
 :mod:`.notation`          the published analyses' views: ``decision_table`` (P_roll, P_end,
                           P_choice), ``strategy_string`` and ``PUBLISHED_STRATEGIES``
 :mod:`.crosscheck`        what the mathematical-programming cross-checks need:
@@ -35,7 +36,7 @@ from .notation import (
     play_positions,
     strategy_string,
 )
-from .positions import SixPositions, build_arrays
+from .positions import SixPositions, SuperSixBatch
 from .rules import SuperSix, count_states, estimate_bytes
 from .state import (
     CONTINUE,
@@ -66,7 +67,7 @@ __all__ = [
     "SixPositions",
     "SixState",
     "SuperSix",
-    "build_arrays",
+    "SuperSixBatch",
     "by_position",
     "count_states",
     "decision_positions",

@@ -97,11 +97,13 @@ def decision_table(solution) -> DecisionTable:
 
 
 def play_positions(graph):
-    """State numbers and (b, c, o) arrays of every normal-play position, in state order."""
+    """State numbers and (b, c, o) arrays of every normal-play position, in (b, c, o) order
+    for a vectorised graph and in state order otherwise.
+    """
     states = graph.states
     if isinstance(states, SixPositions):
         keep = states.phase == PLAY
-        return np.flatnonzero(keep), states.b[keep], states.c[keep], states.o[keep]
+        return states.rows[keep], states.b[keep], states.c[keep], states.o[keep]
     rows = [i for i, s in enumerate(states) if s != WIN and s.phase == PLAY]
     b, c, o = (
         np.array([getattr(states[i], name) for i in rows], dtype=np.int64)

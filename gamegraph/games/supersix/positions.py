@@ -1,17 +1,26 @@
-"""Super Six's vectorised build: every position numbered in numpy arrays, no Python loop.
+"""Super Six in batch form: positions packed into integer codes, the rules on whole arrays.
 
-:func:`build_arrays` makes the same :class:`~gamegraph.graph.StateGraph` that
-:func:`gamegraph.build` explores state by state, for any peg count that fits in memory
-(about 3 million positions at 1,000 pegs). Its ``graph.states`` is a
-:class:`SixPositions`: the positions as aligned arrays ``b, c, o, phase``, sorted by a
-packed integer key, with the terminal ``WIN`` numbered last. A position's number is found
-by binary search on the key, one at a time (:meth:`SixPositions.index_of`) or for whole
-arrays at once (:meth:`SixPositions.numbers`).
+:class:`SuperSixBatch` states the rules of :class:`~gamegraph.games.supersix.SuperSix`
+for arrays of positions at once (a :class:`~gamegraph.batch.BatchRules`), so that
+:func:`gamegraph.build` explores millions of positions with numpy and no Python object
+per position (about 3 million at 1,000 pegs). ``SuperSix.build_graph()`` builds through it.
+
+A position ``(b, c, o, phase)`` is the code (:func:`encode`, :func:`decode`)::
+
+    normal play         (b * span + c) * span + o                    span = pegs + 1
+    first round         6 span**2 + ((phase - 1) * 2 + b) * span**2 + c * span + o
+    WIN                 10 span**2 (the last code)
+
+Every position is a root, listed in code order, so the graph numbers the start first,
+then the other positions in code order, and ``WIN``, reached only as a target, last.
+The graph's ``states`` is a :class:`SixPositions`: the codes with the fields ``b, c, o,
+phase`` as aligned arrays, and lookups of single positions
+(:meth:`~SixPositions.index_of`) or whole arrays (:meth:`SixPositions.numbers`).
 
 Examples
 --------
 >>> from gamegraph.games.supersix import SuperSix
->>> graph = build_arrays(SuperSix(pegs=4))
+>>> graph = SuperSix(pegs=4).build_graph()
 >>> states = graph.states
 >>> len(states), states[states.index_of(SixState(1, 1, 2))], states[-1]
 (11, SixState(b=1, c=1, o=2, phase=0), 'WIN')
@@ -26,51 +35,195 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...graph import PositionTable, StateGraph
+from ...batch import BatchRules, CodeTable, Expansion
 from .state import CONTINUE, FIRST_THROW, PLAY, SECOND_THROW, SOCKETS, STOP, TAKE, WIN, SixState
 
+#: Codes below this many ``span**2`` are normal play (b = 0 .. 5).
+_PLAY_BLOCKS = SOCKETS + 1
+#: The first round's positions take four more blocks (phase 1 or 2, b = 0 or 1).
+_WIN_BLOCK = _PLAY_BLOCKS + 4
 
-class SixPositions(PositionTable):
-    """The states of a vectorised Super Six graph, made on demand.
 
-    ``b, c, o, phase`` are aligned arrays in state-number order; ``keys`` their packed
-    keys (sorted); ``win`` the number of the terminal state ``WIN``, the last one.
+def encode(b, c, o, phase, pegs):
+    """The codes of positions given as fields (numbers or aligned arrays), unchecked."""
+    span = pegs + 1
+    b, c, o, phase = (np.asarray(x, dtype=np.int64) for x in (b, c, o, phase))
+    block = np.where(phase == PLAY, b, _PLAY_BLOCKS + (phase - 1) * 2 + b)
+    return (block * span + c) * span + o
+
+
+def decode(codes, pegs):
+    """The fields ``(b, c, o, phase)`` of position codes (not ``WIN``) as arrays."""
+    span = pegs + 1
+    block, rest = np.divmod(np.asarray(codes, dtype=np.int64), span * span)
+    c, o = np.divmod(rest, span)
+    first_round = block >= _PLAY_BLOCKS
+    extra = block - _PLAY_BLOCKS
+    phase = np.where(first_round, extra // 2 + 1, PLAY)
+    b = np.where(first_round, extra % 2, block)
+    return b, c, o, phase
+
+
+class SuperSixBatch(BatchRules):
+    """The rules of a :class:`~gamegraph.games.supersix.SuperSix` game on arrays of codes.
+
+    Parameters
+    ----------
+    game : SuperSix
+        Supplies ``pegs``, ``hands``, ``rules`` (the rule set) and ``start()``; labels,
+        layers and move names are the game's own.
+
+    Examples
+    --------
+    >>> from gamegraph import build, solve
+    >>> from gamegraph.games.supersix import SuperSix
+    >>> graph = build(SuperSixBatch(SuperSix(pegs=4)))
+    >>> graph.n_states, solve(graph, exact=True).start_value
+    (11, Fraction(36, 41))
     """
 
-    def __init__(self, b, c, o, phase, pegs):
-        self.b, self.c, self.o, self.phase = b, c, o, phase
-        self.pegs = pegs
-        self.keys = _key(b, c, o, phase, pegs)  # sorted: numbering follows the key
-        self.win = len(b)
+    def __init__(self, game):
+        self.game = game
+        self.name = game.name
+        self.pegs = game.pegs
+        self.win_code = _WIN_BLOCK * (self.pegs + 1) ** 2
+        self.code_bound = self.win_code + 1
 
-    def __len__(self):
-        return len(self.b) + 1
+    # -- the rules ----------------------------------------------------------------
+    def start(self) -> int:
+        return self.code(self.game.start())
 
-    def __getitem__(self, i):
-        i = int(i)
-        if i == self.win or i == -1:
+    def roots(self) -> np.ndarray:
+        """Every normal-play position with ``b + c + o <= pegs`` (``c, o >= 1``) and the
+        first round's positions, in code order.
+        """
+        pegs = self.pegs
+        c, o = np.meshgrid(np.arange(pegs + 1), np.arange(pegs + 1), indexing="ij")
+        parts = []
+        for b in range(SOCKETS + 1):
+            keep = (c >= 1) & (o >= 1) & (b + c + o <= pegs)
+            parts.append(encode(b, c[keep], o[keep], PLAY, pegs))
+        if self.game.rules == "first-round":
+            first, second = self.game.hands
+            extra = [(0, first, second, FIRST_THROW)]
+            extra += [(b, second, first - 1, SECOND_THROW) for b in (0, 1) if first > 1]
+            parts.append(encode(*np.array(extra).T, pegs))
+        return np.concatenate(parts)  # b-major blocks, each in (c, o) order: ascending
+
+    def terminal_values(self, codes):
+        return np.where(codes == self.win_code, 1.0, np.nan)
+
+    def expand(self, codes) -> Expansion:
+        """Three outcomes per position (place, take, pit, as ``SuperSix.outcomes``; place
+        only with a free socket, take only with a peg on the lid), each with the options
+        the game gives: roll on or stop after shedding a peg, hand over after a take.
+        """
+        pegs, win = self.pegs, self.win_code
+        b, c, o, phase = decode(codes, pegs)
+        play = phase == PLAY
+        handed = np.where(phase == FIRST_THROW, SECOND_THROW, PLAY)
+        m = len(codes)
+        weight = np.stack([SOCKETS - b, b, np.ones(m, dtype=np.int64)], axis=1)
+        target = np.empty((m, 3, 2), dtype=np.int64)
+        move = np.empty((m, 3, 2), dtype=np.int32)
+        valid = np.zeros((m, 3, 2), dtype=bool)
+
+        def shed(k, lid):
+            """Outcome ``k``: a peg leaves the hand, ``lid`` pegs on the lid after it."""
+            won = c == 1
+            target[:, k, 0] = np.where(won, win, encode(lid, c - 1, o, PLAY, pegs))
+            move[:, k, 0] = CONTINUE
+            valid[:, k, 0] = won | play
+            target[:, k, 1] = encode(lid, o, c - 1, handed, pegs)
+            move[:, k, 1] = STOP
+            valid[:, k, 1] = ~won
+
+        shed(0, np.minimum(b + 1, SOCKETS))
+        target[:, 1, 0] = encode(np.maximum(b - 1, 0), o, c + 1, handed, pegs)
+        move[:, 1, 0] = TAKE
+        valid[:, 1, 0] = True
+        valid[:, 1, 1] = False
+        shed(2, b)
+        live = weight > 0
+        valid &= live[:, :, None]
+        # A pass is every option but a roll on or a win.
+        passes = move != CONTINUE
+        outcome_number = np.cumsum(live.ravel()) - 1
+        return Expansion(
+            outcome_state=np.repeat(np.arange(m, dtype=np.int64), live.sum(axis=1)),
+            outcome_weight=weight[live],
+            denominator=6,
+            option_outcome=np.broadcast_to(outcome_number.reshape(m, 3, 1), valid.shape)[valid],
+            option_target=target[valid],
+            option_move=move[valid],
+            option_passes=passes[valid],
+        )
+
+    # -- readable states ----------------------------------------------------------
+    def state(self, code: int):
+        if code == self.win_code:
             return WIN
-        return SixState(int(self.b[i]), int(self.c[i]), int(self.o[i]), int(self.phase[i]))
+        b, c, o, phase = (int(x) for x in decode(code, self.pegs))
+        return SixState(b, c, o, phase)
 
-    def __iter__(self):
-        return (self[i] for i in range(len(self)))
-
-    def index_of(self, state):
+    def code(self, state) -> int:
+        """The code of a position; ``KeyError`` for anything that is not one of this game's
+        positions' fields in range (a field out of range must not alias another code).
+        """
         if state == WIN:
-            return self.win
+            return self.win_code
         if not isinstance(state, tuple) or len(state) not in (3, 4):
             raise KeyError(state)
-        b, c, o, phase = (tuple(state) + (PLAY,))[:4]
-        try:
-            key = _key(np.int64(b), np.int64(c), np.int64(o), np.int64(phase), self.pegs)
-        except (TypeError, ValueError, OverflowError):
-            raise KeyError(state) from None
-        i = int(np.searchsorted(self.keys, key))
-        # The key packs the fields in mixed radix, so a field out of range (c > pegs, say)
-        # can alias another position's key: confirm the fields themselves.
-        if i >= len(self.keys) or self.keys[i] != key or tuple(self[i]) != (b, c, o, phase):
+        fields = (tuple(state) + (PLAY,))[:4]
+        if not all(_is_int(x) for x in fields) or not _fields_in_range(*fields, self.pegs):
             raise KeyError(state)
-        return i
+        return int(encode(*fields, self.pegs))
+
+    def table(self, codes) -> SixPositions:
+        return SixPositions(codes, self)
+
+    def terminal_fraction(self, code, value):
+        return Fraction(1)
+
+    def label(self, state) -> str:
+        return self.game.label(state)
+
+    def layer(self, state):
+        return self.game.layer(state)
+
+    def move_label(self, move: int) -> str:
+        return self.game.move_label(move)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _fields_in_range(b, c, o, phase, pegs):
+    """Whether integer fields (numbers or aligned arrays) can be a position's: b in 0..5
+    (0..1 in the first round), c and o in 0..pegs, phase 0..2.
+    """
+    ok = (phase >= PLAY) & (phase <= SECOND_THROW) & (b >= 0) & (b <= SOCKETS)
+    ok &= (phase == PLAY) | (b <= 1)
+    ok &= (c >= 0) & (c <= pegs) & (o >= 0) & (o <= pegs)
+    return ok
+
+
+class SixPositions(CodeTable):
+    """The states of a Super Six graph built from :class:`SuperSixBatch`, made on demand.
+
+    ``rows`` are the positions' state numbers in code order (``b``-major, then ``c``,
+    then ``o``, the first round's last; ``WIN`` excluded) and ``b, c, o, phase`` their
+    fields, aligned with ``rows``; ``win`` is the number of ``WIN``.
+    """
+
+    def __init__(self, codes: np.ndarray, rules: SuperSixBatch):
+        super().__init__(codes, rules)
+        self.pegs = rules.pegs
+        # WIN has the largest code: it sorts last.
+        self.win = int(self._order[-1])
+        self.rows = self._order[:-1]
+        self.b, self.c, self.o, self.phase = decode(self._sorted[:-1], self.pegs)
 
     def numbers(self, b, c, o, phase=PLAY) -> np.ndarray:
         """State numbers of positions given as aligned arrays (``phase`` may be one number).
@@ -79,165 +232,11 @@ class SixPositions(PositionTable):
         """
         b, c, o = (np.asarray(x, dtype=np.int64) for x in (b, c, o))
         phase = np.broadcast_to(np.asarray(phase, dtype=np.int64), b.shape)
-        found = self._search(b, c, o, phase)
-        at = np.minimum(found, max(len(self.keys) - 1, 0))
-        held = found < len(self.keys)
-        if len(self.keys):
-            # Compare the fields, not the keys: an out-of-range field can alias a key.
-            held &= (self.b[at] == b) & (self.c[at] == c) & (self.o[at] == o)
-            held &= self.phase[at] == phase
+        fine = _fields_in_range(b, c, o, phase, self.pegs)
+        codes = encode(b, c, o, phase, self.pegs)
+        at = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
+        held = fine & (self._sorted[at] == codes) & (codes != self.rules.win_code)
         if not held.all():
-            i = np.flatnonzero(~held)[0]
+            i = int(np.argmin(held))
             raise KeyError(SixState(int(b[i]), int(c[i]), int(o[i]), int(phase[i])))
-        return found
-
-    def _search(self, b, c, o, phase) -> np.ndarray:
-        """Where positions' keys sort in the table; unchecked."""
-        found = np.searchsorted(self.keys, _key(b, c, o, phase, self.pegs))
-        return found.astype(np.int64, copy=False)
-
-
-def _dense_numbers(keys: np.ndarray):
-    """A function from packed keys to state numbers through a dense table (the build's
-    inner loop): keys are small (under 32 (pegs + 2)**2), and one gather is several
-    times faster than a binary search per position. A key not in the table gives a wrong
-    number, which the build never uses.
-    """
-    table = np.zeros(int(keys[-1]) + 1 if len(keys) else 1, dtype=np.int32)
-    table[keys] = np.arange(len(keys), dtype=np.int32)
-    top = len(table) - 1
-
-    def numbers(b, c, o, phase, pegs):
-        return table[np.clip(_key(b, c, o, phase, pegs), 0, top)].astype(np.int64)
-
-    return numbers
-
-
-def _key(b, c, o, phase, pegs):
-    """One sortable integer per position: the fields packed in mixed radix."""
-    span = pegs + 2
-    return ((np.asarray(phase, dtype=np.int64) * 8 + b) * span + c) * span + o
-
-
-def build_arrays(rules) -> StateGraph:
-    """The graph of a :class:`~gamegraph.games.supersix.SuperSix`, built with array operations.
-
-    ``rules`` supplies ``pegs``, ``hands``, ``rules`` (the rule set's name) and ``start()``;
-    the graph holds every normal-play position with ``b + c + o <= pegs`` and, under the
-    ``first-round`` rules, the first round's positions.
-    """
-    n_pegs = rules.pegs
-    parts = []
-    for b in range(SOCKETS + 1):
-        c, o = np.meshgrid(np.arange(1, n_pegs + 1), np.arange(1, n_pegs + 1), indexing="ij")
-        keep = b + c + o <= n_pegs
-        parts.append((np.full(int(keep.sum()), b), c[keep], o[keep]))
-    b = np.concatenate([p[0] for p in parts])
-    c = np.concatenate([p[1] for p in parts])
-    o = np.concatenate([p[2] for p in parts])
-    phase = np.zeros(len(b), dtype=np.int64)
-    if rules.rules == "first-round":
-        first, second = rules.hands
-        extra = [(0, first, second, FIRST_THROW)]
-        for bb, cc in ((1, first - 1), (0, first - 1)):
-            if cc >= 1:
-                extra.append((bb, second, cc, SECOND_THROW))
-        eb, ec, eo, ep = (np.array(v) for v in zip(*extra))
-        b, c, o, phase = (np.concatenate(pair) for pair in ((b, eb), (c, ec), (o, eo), (phase, ep)))
-    order = np.argsort(_key(b, c, o, phase, n_pegs), kind="stable")
-    b, c, o, phase = b[order], c[order], o[order], phase[order]
-    states = SixPositions(b, c, o, phase, n_pegs)
-    n = len(states)
-    win = states.win
-
-    lookup = _dense_numbers(states.keys)
-
-    def number(bb, cc, oo, pp):
-        """State numbers of positions (WIN where the mover's hand is empty).
-
-        Unchecked: where an outcome does not exist (a place with 5 on the lid, a take
-        with none) the position is not in the table and its number is never used.
-        """
-        out = np.full(len(bb), win, dtype=np.int64)
-        live = cc > 0
-        out[live] = lookup(bb[live], cc[live], oo[live], pp[live], n_pegs)
-        return out
-
-    play = phase == PLAY
-    after_pass = np.where(phase == FIRST_THROW, SECOND_THROW, PLAY)
-    # Outcomes per state, in the order of SuperSix.outcomes: place, take, pit.
-    has_place = b < SOCKETS
-    has_take = b > 0
-    place_continue = number(b + 1, c - 1, o, np.zeros_like(b))
-    place_stop = number(b + 1, o, c - 1, after_pass)
-    pit_continue = number(b, c - 1, o, np.zeros_like(b))
-    pit_stop = number(b, o, c - 1, after_pass)
-    take = number(b - 1, o, c + 1, after_pass)
-
-    # Options per outcome: 1 (a win, a take, or a first-round throw) or 2 (roll, stop).
-    def shed(cont, stop):
-        won = cont == win
-        two = ~won & play
-        first = np.where(won, win, np.where(play, cont, stop))
-        move = np.where(won | play, CONTINUE, STOP)
-        return two, first, move, stop
-
-    place = shed(place_continue, place_stop)
-    pit = shed(pit_continue, pit_stop)
-
-    outcomes_per_state = has_place.astype(np.int64) + has_take + 1
-    n_out = int(outcomes_per_state.sum())
-    slot_place = np.cumsum(outcomes_per_state) - outcomes_per_state
-    slot_take = slot_place + has_place
-    slot_pit = slot_take + has_take
-    weight = np.empty(n_out, dtype=np.int64)
-    n_options = np.empty(n_out, dtype=np.int64)
-    weight[slot_place[has_place]] = (SOCKETS - b)[has_place]
-    weight[slot_take[has_take]] = b[has_take]
-    weight[slot_pit] = 1
-    n_options[slot_place[has_place]] = 1 + place[0][has_place]
-    n_options[slot_take[has_take]] = 1
-    n_options[slot_pit] = 1 + pit[0]
-    option_ptr = np.concatenate([[0], np.cumsum(n_options)])
-    target = np.empty(int(option_ptr[-1]), dtype=np.int64)
-    move = np.empty(len(target), dtype=np.int32)
-    passes = np.zeros(len(target), dtype=bool)
-
-    def fill(slots, mask, shed_result):
-        two, first, first_move, stop = shed_result
-        at = option_ptr[slots[mask]]
-        target[at] = first[mask]
-        move[at] = first_move[mask]
-        passes[at] = first_move[mask] == STOP
-        second = at[two[mask]]
-        target[second + 1] = stop[mask][two[mask]]
-        move[second + 1] = STOP
-        passes[second + 1] = True
-
-    fill(slot_place, has_place, place)
-    fill(slot_pit, np.ones(len(b), dtype=bool), pit)
-    at = option_ptr[slot_take[has_take]]
-    target[at] = take[has_take]
-    move[at] = TAKE
-    passes[at] = True
-
-    outcome_ptr = np.concatenate([[0], np.cumsum(outcomes_per_state), [n_out]])
-    terminal = np.zeros(n, dtype=bool)
-    terminal[win] = True
-    terminal_value = terminal.astype(np.float64)
-    start = states.index_of(rules.start())
-    return StateGraph(
-        rules=rules,
-        states=states,
-        start=start,
-        outcome_ptr=outcome_ptr,
-        outcome_weight=weight,
-        denominator=6,
-        option_ptr=option_ptr,
-        option_target=target,
-        option_move=move,
-        option_passes=passes,
-        terminal=terminal,
-        terminal_value=terminal_value,
-        terminal_exact={win: Fraction(1)},
-    )
+        return self._order[at]

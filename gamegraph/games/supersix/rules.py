@@ -33,10 +33,11 @@ from fractions import Fraction
 
 from ..._checks import check_int, is_whole
 from ..._memory import MEMORY_LIMIT, check_memory
+from ...batch import build_batch
 from ...errors import InvalidArgumentError, UnknownNameError
 from ...graph import StateGraph
 from ...rules import Option, Outcome, Rules
-from .positions import build_arrays
+from .positions import SuperSixBatch
 from .state import (
     CONTINUE,
     FIRST_THROW,
@@ -194,11 +195,15 @@ class SuperSix(Rules):
     def move_label(self, move: int) -> str:
         return {CONTINUE: "roll", STOP: "stop", TAKE: "take"}[move]
 
-    # -- a vectorised builder for large games ------------------------------------
+    # -- the batch form, for large games ---------------------------------------
     def build_graph(self) -> StateGraph:
-        """The same graph :func:`gamegraph.build` makes, built with numpy array operations.
-
-        States are numbered in the order the generic builder would not guarantee, so
-        compare graphs by state values, not numbers.
+        """The same graph :func:`gamegraph.build` explores state by state, built from the
+        batch form of the rules (:class:`~.positions.SuperSixBatch`): every position
+        numbered in code order, ``WIN`` last; ``graph.states`` is a
+        :class:`~.positions.SixPositions`.
         """
-        return build_arrays(self)
+        graph = build_batch(
+            SuperSixBatch(self), max_states=count_states(self.pegs) + 4, progress=False
+        )
+        graph.rules = self  # the game's own rules, as for a state-by-state build
+        return graph

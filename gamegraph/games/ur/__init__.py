@@ -37,6 +37,7 @@ from .game import Ur
 from .positions import (
     Geometry,
     Positions,
+    UrBatch,
     build_board_graph,
     decode,
     encode,
@@ -76,6 +77,7 @@ __all__ = [
     "SolvedTable",
     "Ur",
     "UrState",
+    "UrBatch",
     "build_board_graph",
     "check_pieces",
     "dark_path",

@@ -6,11 +6,12 @@ A position (:class:`~.rules.UrState`) is packed into one int64 *code*::
 
 where bit ``s - 1`` of a mask is square ``s`` and ``L`` the path's length
 (:func:`encode`, :func:`decode`). Flipping the side to move swaps the two halves
-(:func:`flip`). The sorted codes of every position with neither side finished
-(:func:`state_codes`) number the states of the full-board graph; a successor is found by
-binary search. :func:`build_board_graph` makes every move of every position at once from
-these arrays, and :class:`Positions` gives the graph's states back as ``UrState`` values
-on demand, without a Python object per position.
+(:func:`flip`). :class:`UrBatch` states the rules on whole arrays of codes (a
+:class:`~gamegraph.batch.BatchRules`): every legal move of every position after every
+throw, in numpy. :func:`build_board_graph` builds the full-board graph from it, the
+reachable positions in code order, and :class:`Positions` gives the graph's states back
+as ``UrState`` values on demand, without a Python object per position.
+:func:`state_codes` lists the codes of every position with neither side finished.
 
 Examples
 --------
@@ -25,14 +26,12 @@ True
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order
 
-from ...csr import expand_ranges
+from ...batch import BatchRules, Expansion, build_batch
 from ...graph import PositionTable, StateGraph
+from .board import GEOMETRY
+from .counting import count_nonterminal
 from .rules import WIN, RuleSet, UrState, parse_position, position_problem
 
 _OFF_BITS = 3
@@ -180,149 +179,183 @@ class Positions(PositionTable):
         return i
 
 
-def build_board_graph(game) -> StateGraph:
-    """The graph of every position of ``game`` (an :class:`~.game.Ur`), built with numpy.
+class UrBatch(BatchRules):
+    """The rules of an :class:`~.game.Ur` game on arrays of position codes (the batch path).
 
-    Every position with neither side finished is a state (they are all reachable:
-    see tests), plus one terminal state, :data:`WIN`, that the last piece borne off
-    leads to. Outcomes follow the throws in order; options the square moved from.
+    Every position after every throw at once: outcomes follow the throws in order, and an
+    outcome's options the square the moved piece leaves (entering, square 0, first); a
+    throw without a legal move (0 among them) passes the turn on the same board.
+
+    The batch codes are compact, so that the explorer numbers them through a dense table:
+    each side's ``(mask, off)`` is numbered among the configurations one side can show,
+    in the order of its packed bits, and a position is ``opponent * S + mover`` with
+    ``S`` configurations, which orders positions as their packed codes (:func:`encode`)
+    do. ``WIN`` is ``S * S``, after every position. With ``number_by_code`` the graph
+    holds the reachable positions in code order and ``WIN`` last: the layout of
+    :class:`Positions` and of the solved tables. Under rules with a throw of 0 every
+    position is reachable and all are roots; masters is explored from the start.
+
+    Examples
+    --------
+    >>> from gamegraph import build
+    >>> from gamegraph.games.ur import Ur
+    >>> graph = build(UrBatch(Ur("finkel", pieces=1)))
+    >>> graph.n_states, graph.states[graph.start], graph.states[-1]
+    (218, UrState(mover=(), mover_off=0, opponent=(), opponent_off=0), 'WIN')
     """
-    ruleset = game.ruleset
-    length, pieces = ruleset.length, ruleset.pieces
-    geometry = Geometry(ruleset)
-    codes = state_codes(ruleset)
-    n = len(codes)
-    win = n
-    mover, mover_off, opponent, opponent_off = decode(codes, length)
-    waiting = pieces - _popcount(mover) - mover_off
-    throws = [t for t, _ in ruleset.throws]
-    n_throws = len(throws)
-    states = np.arange(n, dtype=np.int64)
 
-    def number(found_codes):
-        return np.searchsorted(codes, found_codes)
+    number_by_code = True
 
-    # Legal moves of every state for every throw, collected as flat arrays.
-    outcome_of, source_of, target_of, passes_of = [], [], [], []
-    has_move = np.zeros((n, n_throws), dtype=bool)
-    full = np.int64((1 << length) - 1)
-    for t_index, throw in enumerate(throws):
-        if throw == 0:
-            continue
-        for source in range(0, length + 1):
-            dest = source + throw
-            if dest > length + 1:
-                break
-            if source == 0:
-                legal = waiting > 0
-            else:
-                legal = (mover >> (source - 1) & 1).astype(bool)
-            new_mover = mover & ~(np.int64(1) << (source - 1)) if source else mover.copy()
-            new_off = mover_off.copy()
-            captured = np.zeros(n, dtype=bool)
-            new_opponent = opponent
-            again = np.zeros(n, dtype=bool)
-            if dest <= length:
-                legal &= ~(mover >> (dest - 1) & 1).astype(bool)
-                new_mover = new_mover | (np.int64(1) << (dest - 1))
-                theirs = int(geometry.opponent_square[dest])
-                if theirs:
-                    captured = (opponent >> (theirs - 1) & 1).astype(bool)
-                    if ruleset.safe_rosettes and geometry.rosette[dest]:
-                        legal &= ~captured
-                        captured[:] = False
-                    new_opponent = np.where(
-                        captured, opponent & (full ^ (1 << (theirs - 1))), opponent
-                    )
-                again = np.full(n, bool(geometry.rosette[dest]))
-                if ruleset.capture_bonus:
-                    again |= captured
-            else:
-                new_off = mover_off + 1
-            idx = states[legal]
-            if not len(idx):
+    def __init__(self, game):
+        self.game = game
+        self.ruleset = ruleset = game.ruleset
+        self.name = game.name
+        self.length = length = ruleset.length
+        mask, off = _side_configurations(length, ruleset.pieces)
+        self.sides = np.sort(mask | (off << length))  # packed (mask, off) of each number
+        self.side_number = np.full(1 << (length + _OFF_BITS), -1, dtype=np.int64)
+        self.side_number[self.sides] = np.arange(len(self.sides))
+        self.win_code = len(self.sides) ** 2
+        self.code_bound = self.win_code + 1
+        self.geometry = Geometry(ruleset)
+
+    def packed(self, codes) -> np.ndarray:
+        """The packed codes (:func:`encode`) of compact position codes (not ``WIN``)."""
+        opponent, mover = np.divmod(np.asarray(codes, dtype=np.int64), len(self.sides))
+        return self.sides[mover] | (self.sides[opponent] << (self.length + _OFF_BITS))
+
+    def compact(self, mover_mask, mover_off, opponent_mask, opponent_off) -> np.ndarray:
+        """The compact codes of positions given by their fields (unchecked)."""
+        length = self.length
+        mover = self.side_number[mover_mask | (mover_off << length)]
+        opponent = self.side_number[opponent_mask | (opponent_off << length)]
+        return opponent * len(self.sides) + mover
+
+    def start(self) -> int:
+        return 0  # the empty board, nobody off: the first configuration of both sides
+
+    def roots(self):
+        if any(throw == 0 for throw, _ in self.ruleset.throws):
+            packed = state_codes(self.ruleset)
+            return self.compact(*decode(packed, self.length))
+        return (self.start(),)
+
+    def terminal_values(self, codes):
+        return np.where(codes == self.win_code, 1.0, np.nan)
+
+    def expand(self, codes) -> Expansion:
+        ruleset, geometry = self.ruleset, self.geometry
+        length, pieces = self.length, ruleset.pieces
+        n = len(codes)
+        mover, mover_off, opponent, opponent_off = decode(self.packed(codes), length)
+        waiting = pieces - _popcount(mover) - mover_off
+        throws = [t for t, _ in ruleset.throws]
+        n_throws = len(throws)
+        states = np.arange(n, dtype=np.int64)
+
+        # Legal moves of every state for every throw, collected as flat arrays.
+        outcome_of, source_of, target_of, passes_of = [], [], [], []
+        has_move = np.zeros((n, n_throws), dtype=bool)
+        full = np.int64((1 << length) - 1)
+        for t_index, throw in enumerate(throws):
+            if throw == 0:
                 continue
-            has_move[idx, t_index] = True
-            m, o, om, oo = new_mover[idx], new_off[idx], new_opponent[idx], opponent_off[idx]
-            stay = again[idx]
-            same = encode(m, o, om, oo, length)
-            swapped = encode(om, oo, m, o, length)
-            target = np.where(stay, number(same), number(swapped))
-            target[o == pieces] = win
-            outcome_of.append(idx * n_throws + t_index)
-            source_of.append(np.full(len(idx), source, dtype=np.int32))
-            target_of.append(target)
-            passes_of.append(~stay & (o < pieces))
-    # Throws without a legal move (0 among them) pass the turn on the same board.
-    stuck_state, stuck_throw = np.nonzero(~has_move)
-    outcome_of.append(stuck_state * n_throws + stuck_throw)
-    source_of.append(np.full(len(stuck_state), -1, dtype=np.int32))
-    target_of.append(number(flip(codes[stuck_state], length)))
-    passes_of.append(np.ones(len(stuck_state), dtype=bool))
+            for source in range(0, length + 1):
+                dest = source + throw
+                if dest > length + 1:
+                    break
+                if source == 0:
+                    legal = waiting > 0
+                else:
+                    legal = (mover >> (source - 1) & 1).astype(bool)
+                new_mover = mover & ~(np.int64(1) << (source - 1)) if source else mover.copy()
+                new_off = mover_off.copy()
+                captured = np.zeros(n, dtype=bool)
+                new_opponent = opponent
+                again = np.zeros(n, dtype=bool)
+                if dest <= length:
+                    legal &= ~(mover >> (dest - 1) & 1).astype(bool)
+                    new_mover = new_mover | (np.int64(1) << (dest - 1))
+                    theirs = int(geometry.opponent_square[dest])
+                    if theirs:
+                        captured = (opponent >> (theirs - 1) & 1).astype(bool)
+                        if ruleset.safe_rosettes and geometry.rosette[dest]:
+                            legal &= ~captured
+                            captured[:] = False
+                        new_opponent = np.where(
+                            captured, opponent & (full ^ (1 << (theirs - 1))), opponent
+                        )
+                    again = np.full(n, bool(geometry.rosette[dest]))
+                    if ruleset.capture_bonus:
+                        again |= captured
+                else:
+                    new_off = mover_off + 1
+                idx = states[legal]
+                if not len(idx):
+                    continue
+                has_move[idx, t_index] = True
+                m, o, om, oo = new_mover[idx], new_off[idx], new_opponent[idx], opponent_off[idx]
+                stay = again[idx]
+                won = o == pieces
+                o[won] = 0  # any configuration: the target is WIN
+                target = np.where(stay, self.compact(m, o, om, oo), self.compact(om, oo, m, o))
+                target[won] = self.win_code
+                outcome_of.append(idx * n_throws + t_index)
+                source_of.append(np.full(len(idx), source, dtype=np.int32))
+                target_of.append(target)
+                passes_of.append(~stay & ~won)
+        # Throws without a legal move (0 among them) pass the turn on the same board.
+        stuck_state, stuck_throw = np.nonzero(~has_move)
+        outcome_of.append(stuck_state * n_throws + stuck_throw)
+        source_of.append(np.full(len(stuck_state), -1, dtype=np.int32))
+        opponent_part, mover_part = np.divmod(codes[stuck_state], len(self.sides))
+        target_of.append(mover_part * len(self.sides) + opponent_part)
+        passes_of.append(np.ones(len(stuck_state), dtype=bool))
 
-    outcome_of = np.concatenate(outcome_of)
-    option_counts = np.bincount(outcome_of, minlength=n * n_throws)
-    # Sources were collected in rising order within each throw, and a pass is alone in
-    # its outcome, so a stable sort by outcome keeps every outcome's options in order.
-    order = np.argsort(outcome_of, kind="stable")
-    del outcome_of
-    option_move = np.concatenate(source_of)[order]
-    option_target = np.concatenate(target_of)[order]
-    option_passes = np.concatenate(passes_of)[order]
-    del order
-    numerators = np.array([w for _, w in ruleset.throws], dtype=np.int64)
-    graph = StateGraph(
-        rules=game,
-        states=Positions(codes, ruleset),
-        start=int(number(np.array([0], dtype=np.int64))[0]),
-        outcome_ptr=np.concatenate([np.arange(0, n * n_throws + 1, n_throws), [n * n_throws]]),
-        outcome_weight=np.tile(numerators, n),
-        denominator=ruleset.denominator,
-        option_ptr=np.concatenate([[0], np.cumsum(option_counts)]).astype(np.int64),
-        option_target=option_target.astype(np.int64),
-        option_move=option_move.astype(np.int32),
-        option_passes=option_passes,
-        terminal=np.concatenate([np.zeros(n, dtype=bool), [True]]),
-        terminal_value=np.concatenate([np.zeros(n), [1.0]]),
-        terminal_exact={win: Fraction(1)},
-    )
-    return _reachable_part(graph)
+        # Sources were collected in rising order within each throw, and a pass is alone in
+        # its outcome, so a stable sort by outcome keeps every outcome's options in order.
+        outcome_of = np.concatenate(outcome_of)
+        order = np.argsort(outcome_of, kind="stable")
+        numerators = np.array([w for _, w in ruleset.throws], dtype=np.int64)
+        return Expansion(
+            outcome_state=np.repeat(states, n_throws),
+            outcome_weight=np.tile(numerators, n),
+            denominator=ruleset.denominator,
+            option_outcome=outcome_of[order],
+            option_target=np.concatenate(target_of)[order],
+            option_move=np.concatenate(source_of)[order],
+            option_passes=np.concatenate(passes_of)[order],
+        )
+
+    def table(self, codes) -> Positions:
+        return Positions(self.packed(codes[:-1]), self.ruleset)  # WIN, the largest, is last
+
+    def state(self, code: int):
+        if code == self.win_code:
+            return WIN
+        return state_from_code(int(self.packed(code)), self.length)
+
+    def code(self, state) -> int:
+        if state == WIN:
+            return self.win_code
+        return int(self.compact(*decode(np.int64(state_to_code(state, self.length)), self.length)))
+
+    def label(self, state) -> str:
+        return self.game.label(state)
+
+    def move_label(self, move: int) -> str:
+        return self.game.move_label(move)
 
 
-def _reachable_part(graph: StateGraph) -> StateGraph:
-    """The graph cut down to the states reachable from its start, renumbered in order.
+def build_board_graph(game) -> StateGraph:
+    """The graph of every position of ``game`` (an :class:`~.game.Ur`) reachable from the
+    start, built from its batch form (:class:`UrBatch`): the positions in code order, then
+    :data:`WIN`, that the last piece borne off leads to.
 
     Under rules with a throw of 0 every position is reachable; without one (masters)
     some are not, since the side to move can then pass only when it has no move.
     """
-    n = graph.n_states
-    sources = graph.outcome_state[graph.option_outcome]
-    adjacency = csr_matrix(
-        (np.ones(len(sources), dtype=np.int8), (sources, graph.option_target)), shape=(n, n)
-    )
-    reached = np.zeros(n, dtype=bool)
-    reached[breadth_first_order(adjacency, graph.start, return_predecessors=False)] = True
-    if reached.all():
-        return graph
-    new_number = np.cumsum(reached) - 1
-    kept = np.flatnonzero(reached)
-    outcomes = expand_ranges(graph.outcome_ptr[kept], graph.outcome_ptr[kept + 1])
-    options = expand_ranges(graph.option_ptr[outcomes], graph.option_ptr[outcomes + 1])
-    per_state = graph.outcome_ptr[kept + 1] - graph.outcome_ptr[kept]
-    per_outcome = graph.option_ptr[outcomes + 1] - graph.option_ptr[outcomes]
-    codes = graph.states.codes[kept[:-1]]  # WIN, numbered last, is always reached
-    return StateGraph(
-        rules=graph.rules,
-        states=Positions(codes, graph.states.ruleset),
-        start=int(new_number[graph.start]),
-        outcome_ptr=np.concatenate([[0], np.cumsum(per_state)]),
-        outcome_weight=graph.outcome_weight[outcomes],
-        denominator=graph.denominator,
-        option_ptr=np.concatenate([[0], np.cumsum(per_outcome)]),
-        option_target=new_number[graph.option_target[options]],
-        option_move=graph.option_move[options],
-        option_passes=graph.option_passes[options],
-        terminal=graph.terminal[kept],
-        terminal_value=graph.terminal_value[kept],
-        terminal_exact={len(kept) - 1: Fraction(1)},
-    )
+    most = count_nonterminal(*GEOMETRY[game.ruleset.name], game.ruleset.pieces) + 1
+    graph = build_batch(UrBatch(game), max_states=most, progress=False)
+    graph.rules = game  # the game's own rules, as for a state-by-state build
+    return graph
