@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-from array import array
 from contextlib import contextmanager
 from fractions import Fraction
 from math import isfinite, lcm
@@ -178,16 +177,17 @@ def _explore(rules, max_states, bar) -> StateGraph:
         index = {start: 0}
     except TypeError:
         _fail(rules, start, "start()", f"the state {start!r} is not hashable")
-    states = [start]  # also the queue: states[done:] are still to be explored
+    states = [start]  # also the queue: the walk reaches the states it appends
     lookup = index.get
     terminal_value = rules.terminal_value
     outcomes_of = rules.outcomes
 
-    # Numbers the walk makes itself go into typed arrays, which numpy reads without a copy.
-    outcome_counts = array("q")  # per state, in numbering order
+    # Plain lists: an append to one costs a fifth of an append to an array("q"), whose
+    # every item goes through an argument parser; numpy converts them once at the end.
+    outcome_counts = []  # per state, in numbering order
     probabilities = []  # per outcome, as the rules gave them
-    option_counts = array("q")  # per outcome
-    targets, moves, passes = array("q"), [], []
+    option_counts = []  # per outcome
+    targets, moves, passes = [], [], []
     targets_append, moves_append, passes_append = targets.append, moves.append, passes.append
     states_append = states.append
     count_outcomes, add_probability = outcome_counts.append, probabilities.append
@@ -217,11 +217,12 @@ def _explore(rules, max_states, bar) -> StateGraph:
             known = None
         if known is None:
             new_state(root, start)
+    n = len(states)  # numbered so far
+    claim = index.setdefault  # the number of a known state, or n for a new one
     done = 0
     next_report = _PROGRESS_EVERY
     try:
-        while done < len(states):
-            state = states[done]
+        for state in states:  # the list grows as the walk numbers new states
             done += 1
             if done == next_report:
                 bar.update(done - bar.n)
@@ -252,13 +253,13 @@ def _explore(rules, max_states, bar) -> StateGraph:
                         option = _as_option(option, rules, state, outcomes.index(outcome), options)
                     target, move, passing = option
                     try:
-                        i = lookup(target)
+                        i = claim(target, n)
                     except TypeError:
                         i = new_state(target, state, outcomes.index(outcome), options)  # reports it
-                    if i is None:  # a new state, numbered inline: this runs once per state
-                        i = index[target] = len(states)
+                    if i == n:  # a new state, numbered inline: this runs once per state
                         states_append(target)
-                        if i >= max_states:
+                        n += 1
+                        if n > max_states:
                             _too_many(rules, max_states)
                     targets_append(i)
                     moves_append(move)
@@ -272,7 +273,6 @@ def _explore(rules, max_states, bar) -> StateGraph:
         raise error
     bar.update(done - bar.n)
 
-    n = len(states)
     outcome_ptr = _pointers(outcome_counts)
     option_ptr = _pointers(option_counts)
     where = _Locator(rules, states, outcome_ptr, option_ptr)
@@ -352,13 +352,12 @@ def _as_option(option, rules, state, k, options):
     return Option(*option)
 
 
-def _pointers(counts: array) -> np.ndarray:
+def _pointers(counts: list) -> np.ndarray:
     return pointers(_int64(counts))
 
 
-def _int64(values: array) -> np.ndarray:
-    """An ``array("q")`` as an int64 numpy array (no copy; it keeps the array alive)."""
-    return np.frombuffer(values, dtype=np.int64) if len(values) else np.zeros(0, np.int64)
+def _int64(values: list) -> np.ndarray:
+    return np.array(values, dtype=np.int64) if len(values) else np.zeros(0, np.int64)
 
 
 class _Locator:
