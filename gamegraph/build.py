@@ -510,11 +510,9 @@ def _moves(moves, where) -> np.ndarray:
 
 
 def _passes(passes, where) -> np.ndarray:
-    array = np.array(passes)
-    if array.dtype == bool and array.ndim == 1:  # only bools (numpy's too) make a bool array
-        return array
-    if not set(map(type, passes)) <= {bool}:
+    # A pass over the types first: np.array would spend longer finding out the same.
+    if not set(map(type, passes)) <= {bool, np.bool_}:
         for j, passing in enumerate(passes):
             if type(passing) is not bool and not isinstance(passing, np.bool_):
                 where.fail_option(j, "passes", f"{passing!r} is not a bool")
-    return np.array(passes, dtype=bool)
+    return np.fromiter(passes, dtype=bool, count=len(passes))
