@@ -5,31 +5,46 @@ with thousands of small levels or components its time goes to per-call overhead.
 kernels walk the same arrays state by state in compiled code, on one core:
 
 * :func:`condense` finds the strongly connected components with an iterative Tarjan
-  search. Tarjan closes a component only after every component it leads to, so each
-  component's height (longest path to a sink) is known when it is closed: the search
-  keeps it as it goes, from the edges to closed components.
+  search (Pearce's variant: one number per state serves as its visiting index while its
+  component is open and as the component's number once closed). Tarjan closes a
+  component only after every component it leads to, so each component's height (longest
+  path to a sink) is known when it is closed: the search keeps it as it goes, from the
+  edges to closed components.
 * :func:`solve` applies the Bellman operator component by component, in order of height.
   A state alone in its component takes one backup. A cyclic component is first copied
   into small local arrays that stay in cache: its own states renumbered from 0, every
   option that leaves it replaced by its solved value (a constant), and every outcome
   whose options all leave it folded into one constant per state (Super Six's pit), so
-  that sweeps touch only the edges inside the component. It is then solved by
-  Gauss-Seidel value iteration from 0.5, its states swept in depth-first post-order
-  (successors before predecessors, except along the edges that close a cycle), each
-  backup using the values updated earlier in the same sweep. A sweep changes
-  no value by more than :math:`\delta_k`; with :math:`\rho` the larger of the last two
-  ratios :math:`\delta_k / \delta_{k-1}`, the distance to the fixed point is about
-  :math:`\delta_k \rho / (1 - \rho)`, and the sweeps stop once that is below
-  ``tol / 100`` (or the changes are rounding noise: at most two units in the last place,
-  or no smaller than the sweep before and below 1e-14). When the changes shrink at a
-  steady ratio :math:`r` (three sweeps agreeing to 3 %), the values are moved to the
-  limit of that geometric series, :math:`v + d\,r / (1 - r)`, and the sweeps go on from
-  there: in Pig, where a bust hands the turn back and forth, the changes alternate in
-  sign at :math:`r \approx -0.7` and this cuts 176 sweeps to 17. A component that has
-  not settled after ``max_sweeps`` sweeps is handed back to the caller's ``fallback``;
-  the kernel then resumes with the next component. A last pass takes the greedy choice
-  at every outcome (the first option within ``tol`` of the best, as
-  :func:`gamegraph.values.first_best`) and the residual :math:`\max_s |(Tv)(s) - v(s)|`.
+  that the work on it touches only the edges inside the component.
+
+  A component of at least 512 states whose states can be numbered so that every edge
+  inside joins states at most 16 places apart (reverse Cuthill-McKee; a layer of Super
+  Six fits in 9) is solved by policy iteration: take the greedy policy, solve its
+  linear system :math:`v = c + P_\pi v` exactly by Gaussian elimination in that band (a
+  passing option enters as :math:`p\,(1 - v)`), and repeat until no backup
+  :math:`(Tv)(u)` differs from :math:`v(u)` by more than ``tol / 100`` (two or three
+  rounds). The system is diagonally dominant by rows (a state's probabilities add up to
+  at most 1), so the elimination needs no pivoting; a pivot that vanishes (a policy
+  under which play never leaves the component) or twenty rounds without settling send
+  the component to the sweeps below.
+
+  Any other component is solved by Gauss-Seidel value iteration from 0.5, its states
+  swept in depth-first post-order (successors before predecessors, except along the
+  edges that close a cycle), each backup using the values updated earlier in the same
+  sweep. A sweep changes no value by more than :math:`\delta_k`; with :math:`\rho` the
+  larger of the last two ratios :math:`\delta_k / \delta_{k-1}`, the distance to the
+  fixed point is about :math:`\delta_k \rho / (1 - \rho)`, and the sweeps stop once
+  that is below ``tol / 100`` (or the changes are rounding noise: at most two units in
+  the last place, or no smaller than the sweep before and below 1e-14). When the
+  changes shrink at a steady ratio :math:`r` (three sweeps agreeing to 3 %), the values
+  are moved to the limit of that geometric series, :math:`v + d\,r / (1 - r)`, and the
+  sweeps go on from there: in Pig, where a bust hands the turn back and forth, the
+  changes alternate in sign at :math:`r \approx -0.7` and this cuts 176 sweeps to 17. A
+  component that has not settled after ``max_sweeps`` sweeps is handed back to the
+  caller's ``fallback``; the kernel then resumes with the next component. A last pass
+  takes the greedy choice at every outcome (the first option within ``tol`` of the
+  best, as :func:`gamegraph.values.first_best`) and the residual
+  :math:`\max_s |(Tv)(s) - v(s)|`.
 * :func:`sure_to_end` checks that a policy ends the game from every state, the quick
   path of the solver's termination checks: at once when every state of a cycle has an
   outcome that leaves its component whatever is chosen, otherwise by two breadth-first
@@ -61,6 +76,9 @@ import numpy as np
 from ._extras import require
 
 _compiled = False
+_BAND = 16  # cyclic components numbered within this band are solved by policy iteration
+_BAND_MIN = 512  # ... if they have at least this many states
+_BAND_ROUNDS = 20  # rounds of it before the sweeps take over
 
 
 def available() -> bool:
@@ -80,8 +98,8 @@ def _compile() -> None:
     # every array it is passed, which took most of the time.
     module["_backup"] = numba.njit(cache=True, inline="always")(_backup)
     for name in (
-        "_tarjan", "_solving_order", "_gather", "_postorder", "_solve", "_final", "_escapes",
-        "_spread", "_sure",
+        "_tarjan", "_by_height", "_solving_order", "_gather", "_postorder", "_search", "_band",
+        "_policy_iteration", "_solve", "_final", "_escapes", "_spread", "_sure",
     ):  # fmt: skip
         module[name] = numba.njit(cache=True)(module[name])
     _compiled = True
@@ -91,79 +109,114 @@ def _compile() -> None:
 # Kernels (plain Python until _compile() swaps in their numba versions)
 # ---------------------------------------------------------------------------
 def _tarjan(n, outcome_ptr, option_ptr, target):  # pragma: no cover - runs compiled
-    component = np.full(n, -1, dtype=np.int64)
-    index = np.full(n, -1, dtype=np.int64)
-    low = np.zeros(n, dtype=np.int64)
-    cursor = np.zeros(n, dtype=np.int64)
-    on_stack = np.zeros(n, dtype=np.bool_)
+    # Pearce's variant of Tarjan's search: one number per state, 0 until it is visited,
+    # then its visiting index while its component is open (1 .. n; an index is reused once
+    # its state is closed) and n + 1 + its component's number once closed, so that "on the
+    # stack" needs no array of its own and a visited state costs one read. The depth-first
+    # path is kept in frames: the state, its next and last option, the greatest 1 + height
+    # among the closed components it leads to (passed on to the frame below, in the same
+    # component, when it closes none), whether it still roots a component, and whether it
+    # has an edge to itself.
+    rindex = np.zeros(n, dtype=np.int64)
     stack = np.zeros(n, dtype=np.int64)
-    calls = np.zeros(n, dtype=np.int64)
+    f_state = np.zeros(n, dtype=np.int64)
+    f_next = np.zeros(n, dtype=np.int64)
+    f_end = np.zeros(n, dtype=np.int64)
+    f_reach = np.zeros(n, dtype=np.int64)
+    f_root = np.zeros(n, dtype=np.bool_)
+    f_loop = np.zeros(n, dtype=np.bool_)
     cyclic = np.zeros(n, dtype=np.bool_)
     height = np.zeros(n, dtype=np.int64)
-    reach = np.zeros(n, dtype=np.int64)  # 1 + the greatest height among closed successors
-    loop = np.zeros(n, dtype=np.bool_)  # an edge to itself
-    top = 0
-    depth = 0
-    counter = 0
+    index = 1
     n_comp = 0
+    top = 0
     for root in range(n):
-        if index[root] >= 0:
+        if rindex[root] != 0:
             continue
-        index[root] = counter
-        low[root] = counter
-        counter += 1
-        cursor[root] = option_ptr[outcome_ptr[root]]
-        stack[top] = root
-        top += 1
-        on_stack[root] = True
-        calls[depth] = root
-        depth += 1
+        rindex[root] = index
+        index += 1
+        f_state[0] = root
+        f_next[0] = option_ptr[outcome_ptr[root]]
+        f_end[0] = option_ptr[outcome_ptr[root + 1]]
+        f_reach[0] = 0
+        f_root[0] = True
+        f_loop[0] = False
+        depth = 1
         while depth > 0:
-            v = calls[depth - 1]
-            if cursor[v] < option_ptr[outcome_ptr[v + 1]]:
-                w = target[cursor[v]]
-                cursor[v] += 1
-                if index[w] < 0:
-                    index[w] = counter
-                    low[w] = counter
-                    counter += 1
-                    cursor[w] = option_ptr[outcome_ptr[w]]
-                    stack[top] = w
-                    top += 1
-                    on_stack[w] = True
-                    calls[depth] = w
+            d = depth - 1
+            v = f_state[d]
+            j = f_next[d]
+            if j < f_end[d]:
+                f_next[d] = j + 1
+                w = target[j]
+                r = rindex[w]
+                if r == 0:  # not visited yet: go down to it
+                    rindex[w] = index
+                    index += 1
+                    f_state[depth] = w
+                    f_next[depth] = option_ptr[outcome_ptr[w]]
+                    f_end[depth] = option_ptr[outcome_ptr[w + 1]]
+                    f_reach[depth] = 0
+                    f_root[depth] = True
+                    f_loop[depth] = False
                     depth += 1
-                elif on_stack[w]:  # w is in v's component
-                    if index[w] < low[v]:
-                        low[v] = index[w]
-                    if w == v:
-                        loop[v] = True
-                elif height[component[w]] + 1 > reach[v]:  # a closed component below
-                    reach[v] = height[component[w]] + 1
+                elif r > n:  # a closed component below
+                    f_reach[d] = max(f_reach[d], height[r - n - 1] + 1)
+                elif r < rindex[v]:  # open, visited before v: in v's component
+                    rindex[v] = r
+                    f_root[d] = False
+                elif w == v:
+                    f_loop[d] = True
                 continue
             depth -= 1
-            if low[v] == index[v]:
-                # v roots a component: the stack above it, down to v.
-                first = top - 1
-                while stack[first] != v:
-                    first -= 1
-                c = n_comp
+            if f_root[d]:
+                # v roots a component: v and the states above it on the stack.
+                index -= 1
+                size = 1
+                mine = rindex[v]
+                while top > 0 and rindex[stack[top - 1]] >= mine:
+                    top -= 1
+                    rindex[stack[top]] = n + 1 + n_comp
+                    index -= 1
+                    size += 1
+                rindex[v] = n + 1 + n_comp
+                height[n_comp] = f_reach[d]
+                cyclic[n_comp] = size > 1 or f_loop[d]
+                if depth > 0:
+                    f_reach[depth - 1] = max(f_reach[depth - 1], f_reach[d] + 1)
                 n_comp += 1
-                h = 0
-                for i in range(first, top):
-                    component[stack[i]] = c
-                    on_stack[stack[i]] = False
-                    h = max(h, reach[stack[i]])
-                height[c] = h
-                cyclic[c] = top - first > 1 or loop[v]
-                top = first
-            if depth > 0:
-                u = calls[depth - 1]
-                if low[v] < low[u]:
-                    low[u] = low[v]
-                if component[v] >= 0 and height[component[v]] + 1 > reach[u]:
-                    reach[u] = height[component[v]] + 1  # v's component is closed
-    return component, cyclic[:n_comp].copy(), height[:n_comp].copy()
+            else:
+                stack[top] = v
+                top += 1
+                u = f_state[depth - 1]
+                if rindex[v] < rindex[u]:
+                    rindex[u] = rindex[v]
+                    f_root[depth - 1] = False
+                f_reach[depth - 1] = max(f_reach[depth - 1], f_reach[d])
+    for s in range(n):
+        rindex[s] -= n + 1
+    return rindex, cyclic[:n_comp].copy(), height[:n_comp].copy()
+
+
+def _by_height(component, comp_height):  # pragma: no cover - runs compiled
+    """The states sorted by their component's height, ascending within each height, and
+    where each height starts (a counting sort).
+    """
+    levels = 0
+    for c in range(len(comp_height)):
+        levels = max(levels, comp_height[c] + 1)
+    start = np.zeros(levels + 1, dtype=np.int64)
+    for s in range(len(component)):
+        start[comp_height[component[s]] + 1] += 1
+    for h in range(levels):
+        start[h + 1] += start[h]
+    fill = start[:levels].copy()
+    order = np.zeros(len(component), dtype=np.int64)
+    for s in range(len(component)):
+        h = comp_height[component[s]]
+        order[fill[h]] = s
+        fill[h] += 1
+    return order, start
 
 
 def _solving_order(component, comp_height, skip):  # pragma: no cover - runs compiled
@@ -230,69 +283,113 @@ def _backup(s, outcome_ptr, weight, denominator, option_ptr, target, passes, val
 
 
 def _gather(
-    c, states, component, where, outcome_ptr, weight, denominator, option_ptr, target, passes,
-    values, choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv,
+    states, where, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
+    choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv, r_first, r_option,
+    r_count, r_target, r_inside, r_value,
 ):  # fmt: skip
-    """Copy cyclic component ``c`` (its ``states``) into the local arrays ``l_*``.
+    """Copy a cyclic component (its ``states``) into the local arrays ``l_*``.
 
     Local state u is ``states[u]``; each local outcome keeps its options, those inside the
     component as local state numbers, those outside as constants (their solved values,
     the pass already applied) stored after the states in ``lv``. An outcome with every
     option outside adds a constant, ``weight * best``, to ``base[u]``. With ``fixed`` only
-    the chosen option of each outcome is kept. Returns the length of ``lv`` used.
+    the chosen option of each outcome is kept. ``where`` is -1 for every state on entry
+    and on return. Returns the length of ``lv`` used.
+
+    The states of a component may lie far apart in the graph's arrays (Super Six numbers
+    a layer's states about 500 apart), so that nearly every read misses the cache. The
+    copy is therefore made in passes, each reading one level of the arrays (outcomes,
+    then options, then targets, then their values) at places the pass before wrote down:
+    the reads of one pass do not wait for each other, and their misses overlap. ``r_*``
+    hold what each pass writes down.
     """
     m = len(states)  # pragma: no cover - runs compiled
-    for u in range(m):
-        where[states[u]] = u
     nk = 0
+    for u in range(m):  # outcomes
+        s = states[u]
+        where[s] = u
+        k = outcome_ptr[s]
+        r_first[u] = nk
+        nk += outcome_ptr[s + 1] - k
+        l_first[u] = k
+    r_first[m] = nk
     nj = 0
+    for u in range(m):  # options
+        k0 = l_first[u]
+        for i in range(r_first[u], r_first[u + 1]):
+            k = k0 + i - r_first[u]
+            j0, j1 = option_ptr[k], option_ptr[k + 1]
+            l_weight[i] = weight[k]
+            if fixed:
+                if choice[k] < 0:
+                    j1 = j0
+                else:
+                    j0 += choice[k]
+                    j1 = j0 + 1
+            r_option[i] = j0
+            r_count[i] = j1 - j0
+            nj += j1 - j0
+    jj = 0
+    for i in range(nk):  # targets
+        j0 = r_option[i]
+        r_option[i] = jj
+        for j in range(j0, j0 + r_count[i]):
+            r_target[jj] = target[j]
+            l_passes[jj] = passes[j]
+            jj += 1
+    for jj in range(nj):  # inside or not, and the values outside
+        t = r_target[jj]
+        u = where[t]
+        r_inside[jj] = u
+        if u < 0:
+            r_value[jj] = values[t]
+    for u in range(m):
+        where[states[u]] = -1
+    # Put the local arrays together, from what the passes read (all in cache now).
+    kk = 0
+    oj = 0
     ne = m
     l_opt[0] = 0
     for u in range(m):
-        s = states[u]
-        l_first[u] = nk
+        first = r_first[u]
+        l_first[u] = kk
         total = 0.0
-        for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
-            j0, j1 = option_ptr[k], option_ptr[k + 1]
-            if fixed:
-                if choice[k] < 0:
-                    continue
-                j0 += choice[k]
-                j1 = j0 + 1
-            elif j0 == j1:
+        for i in range(first, r_first[u + 1]):
+            j0 = r_option[i]
+            j1 = j0 + r_count[i]
+            if j0 == j1:
                 continue
             inside = False
             for j in range(j0, j1):
-                if component[target[j]] == c:
+                if r_inside[j] >= 0:
                     inside = True
                     break
             if not inside:
                 best = -np.inf
                 for j in range(j0, j1):
-                    q = values[target[j]]
-                    if passes[j]:
+                    q = r_value[j]
+                    if l_passes[j]:
                         q = 1.0 - q
                     if q > best:
                         best = q
-                total += weight[k] * best
+                total += l_weight[i] * best
                 continue
-            l_weight[nk] = weight[k] / denominator
             for j in range(j0, j1):
-                t = target[j]
-                if component[t] == c:
-                    l_target[nj] = where[t]
-                    l_passes[nj] = passes[j]
+                if r_inside[j] >= 0:
+                    l_target[oj] = r_inside[j]
+                    l_passes[oj] = l_passes[j]
                 else:
-                    q = values[t]
-                    lv[ne] = 1.0 - q if passes[j] else q
-                    l_target[nj] = ne
-                    l_passes[nj] = False
+                    q = r_value[j]
+                    lv[ne] = 1.0 - q if l_passes[j] else q
+                    l_target[oj] = ne
+                    l_passes[oj] = False
                     ne += 1
-                nj += 1
-            nk += 1
-            l_opt[nk] = nj
+                oj += 1
+            l_weight[kk] = l_weight[i] / denominator
+            kk += 1
+            l_opt[kk] = oj
         base[u] = total / denominator
-    l_first[m] = nk
+    l_first[m] = kk
     return ne
 
 
@@ -326,40 +423,273 @@ def _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls):
                 depth -= 1
 
 
+def _band(m, l_first, l_opt, l_target, limit, deg, adj, order, pos):
+    """Number the local states 0 .. m-1 so that every edge inside stays near the diagonal.
+
+    The numbering (``pos``; ``order`` is its inverse) is the reverse of Cuthill-McKee's:
+    a breadth-first search over the edges taken both ways, the new neighbours of each
+    state in order of their degree, from a far end of the component (George and Liu's
+    pseudo-peripheral state: the least connected state of the last level, again while
+    that deepens the search). Returns (lo, up), the most any edge ``u -> t`` has
+    ``pos[u] - pos[t]`` and ``pos[t] - pos[u]``; or (-1, -1) when some state has more than
+    ``4 limit`` edges, when no numbering keeps every edge within ``limit`` (the states
+    within k steps of state 0 number more than ``2 k limit + 1``), or when this one does
+    not.
+    """
+    for u in range(m + 1):  # pragma: no cover - runs compiled
+        deg[u] = 0
+    for u in range(m):
+        for j in range(l_opt[l_first[u]], l_opt[l_first[u + 1]]):
+            t = l_target[j]
+            if t < m and t != u:
+                deg[u + 1] += 1
+                deg[t + 1] += 1
+                if deg[t + 1] > 4 * limit:
+                    return -1, -1
+        if deg[u + 1] > 4 * limit:
+            return -1, -1
+    for u in range(m):
+        deg[u + 1] += deg[u]
+    # The bound along the edges as they are (no reverse edges needed yet): a state k
+    # steps from state 0 is within k * limit places of it in any numbering that fits.
+    for u in range(m):
+        pos[u] = -1
+    order[0] = 0
+    pos[0] = 0
+    head = 0
+    tail = 1
+    steps = 0
+    while head < tail:
+        end = tail
+        steps += 1
+        while head < end:
+            x = order[head]
+            head += 1
+            for j in range(l_opt[l_first[x]], l_opt[l_first[x + 1]]):
+                y = l_target[j]
+                if y < m and pos[y] < 0:
+                    pos[y] = tail
+                    order[tail] = y
+                    tail += 1
+        if tail - 1 > 2 * steps * limit:
+            return -1, -1
+    for u in range(m):  # the edges both ways: adj[deg[u] : deg[u + 1]]
+        for j in range(l_opt[l_first[u]], l_opt[l_first[u + 1]]):
+            t = l_target[j]
+            if t < m and t != u:
+                adj[deg[u]] = t
+                deg[u] += 1
+                adj[deg[t]] = u
+                deg[t] += 1
+    for u in range(m, 0, -1):
+        deg[u] = deg[u - 1]
+    deg[0] = 0
+    root = order[m - 1]
+    depth = 0
+    while True:
+        levels, last = _search(m, root, deg, adj, order, pos, False)
+        if levels <= depth:
+            break
+        depth = levels
+        root = order[last]
+        for i in range(last + 1, m):
+            if deg[order[i] + 1] - deg[order[i]] < deg[root + 1] - deg[root]:
+                root = order[i]
+    _search(m, root, deg, adj, order, pos, True)
+    for i in range(m):
+        pos[order[i]] = m - 1 - i
+    lo = 0
+    up = 0
+    for u in range(m):
+        for j in range(l_opt[l_first[u]], l_opt[l_first[u + 1]]):
+            t = l_target[j]
+            if t < m:
+                d = pos[t] - pos[u]
+                up = max(up, d)
+                lo = max(lo, -d)
+    if lo > limit or up > limit:
+        return -1, -1
+    return lo, up
+
+
+def _search(m, root, deg, adj, order, seen, by_degree):
+    """Breadth-first search from ``root`` over ``adj`` into ``order`` (``seen`` is
+    scratch): the new neighbours of each state sorted by degree if ``by_degree``.
+    Returns the number of levels and where the last one starts in ``order``.
+    """
+    for u in range(m):  # pragma: no cover - runs compiled
+        seen[u] = 0
+    order[0] = root
+    seen[root] = 1
+    head = 0
+    tail = 1
+    levels = 0
+    last = 0
+    while head < tail:
+        end = tail
+        last = head
+        levels += 1
+        while head < end:
+            x = order[head]
+            head += 1
+            first = tail
+            for e in range(deg[x], deg[x + 1]):
+                y = adj[e]
+                if seen[y] == 0:
+                    seen[y] = 1
+                    order[tail] = y
+                    tail += 1
+            if by_degree:
+                for a in range(first + 1, tail):
+                    y = order[a]
+                    d = deg[y + 1] - deg[y]
+                    b = a - 1
+                    while b >= first and deg[order[b] + 1] - deg[order[b]] > d:
+                        order[b + 1] = order[b]
+                        b -= 1
+                    order[b + 1] = y
+    return levels, last
+
+
+def _policy_iteration(
+    m, base, l_first, l_weight, l_opt, l_target, l_passes, lv, pos, lo, up, band, rhs, pick,
+    stop, max_rounds,
+):  # fmt: skip
+    r"""Solve a gathered component (as :func:`_gather` leaves it) by policy iteration.
+
+    The policy starts greedy for the values in ``lv``. Each round solves the policy's
+    linear system exactly, :math:`v(u) - \sum p\, v(t) = \text{constants}` (a passing
+    option entering as :math:`p (1 - v(t))`), by Gaussian elimination in the band
+    ``lo``, ``up`` of the numbering ``pos`` (:func:`_band`; ``band`` holds the rows,
+    ``lo + up + 1`` entries each), then takes the greedy policy for the new values,
+    keeping an option unless another is strictly better. It stops once no state's
+    backup :math:`(Tv)(u)` differs from :math:`v(u)` by more than ``stop`` (or by at
+    most 1e-14 and no less than in the round before: rounding noise). The matrix is
+    diagonally dominant by rows (a state's probabilities add up to at most 1), so the
+    elimination needs no pivoting; a pivot that vanishes means a policy under which play
+    never leaves the component.
+
+    Returns the number of rounds (values in ``lv[:m]``), or 0 when a pivot vanished or the
+    policy had not settled after ``max_rounds`` rounds.
+    """
+    w = lo + up + 1  # pragma: no cover - runs compiled
+    for k in range(l_first[m]):
+        best = -np.inf
+        for j in range(l_opt[k], l_opt[k + 1]):
+            q = lv[l_target[j]]
+            if l_passes[j]:
+                q = 1.0 - q
+            if q > best:
+                best = q
+                pick[k] = j
+    previous = np.inf
+    for rounds in range(1, max_rounds + 1):
+        for u in range(m):  # row pos[u]: entry (i, c) at band[i * w + lo + c - i]
+            i = pos[u]
+            row = i * w + lo - i
+            for c in range(i * w, i * w + w):
+                band[c] = 0.0
+            band[row + i] = 1.0
+            total = base[u]
+            for k in range(l_first[u], l_first[u + 1]):
+                j = pick[k]
+                t = l_target[j]
+                p = l_weight[k]
+                if t >= m:
+                    total += p * lv[t]
+                elif l_passes[j]:
+                    total += p
+                    band[row + pos[t]] += p
+                else:
+                    band[row + pos[t]] -= p
+            rhs[i] = total
+        for i in range(m):  # elimination below the diagonal, then back substitution
+            row = i * w + lo - i
+            pivot = band[row + i]
+            if not pivot > 1e-12:
+                return 0
+            inverse = 1.0 / pivot
+            band[row + i] = inverse
+            last = min(i + up + 1, m)
+            for r in range(i + 1, min(i + lo + 1, m)):
+                other = r * w + lo - r
+                f = band[other + i]
+                if f != 0.0:
+                    f *= inverse
+                    for c in range(i + 1, last):
+                        band[other + c] -= f * band[row + c]
+                    rhs[r] -= f * rhs[i]
+        for i in range(m - 1, -1, -1):
+            row = i * w + lo - i
+            total = rhs[i]
+            for c in range(min(i + up, m - 1), i, -1):  # the newest value last
+                total -= band[row + c] * rhs[c]
+            rhs[i] = total * band[row + i]
+        for u in range(m):
+            lv[u] = rhs[pos[u]]
+        residual = 0.0
+        for u in range(m):
+            new = base[u]
+            for k in range(l_first[u], l_first[u + 1]):
+                j = pick[k]
+                best = lv[l_target[j]]
+                if l_passes[j]:
+                    best = 1.0 - best
+                for j in range(l_opt[k], l_opt[k + 1]):
+                    q = lv[l_target[j]]
+                    if l_passes[j]:
+                        q = 1.0 - q
+                    if q > best:
+                        best = q
+                        pick[k] = j
+                new += l_weight[k] * best
+            residual = max(residual, abs(new - lv[u]))
+        if not residual <= 1.0:  # nan: the system was singular after all
+            return 0
+        if residual <= stop or (residual <= 1e-14 and residual >= previous):
+            return rounds
+        previous = residual
+    return 0
+
+
 def _solve(
     order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator, option_ptr,
-    target, passes, values, choice, fixed, tol, max_sweeps, first,
+    target, passes, values, choice, fixed, tol, max_sweeps, first, band_min,
 ):  # fmt: skip
     """Solve components ``first``, ``first + 1``, ... in place in ``values``.
 
     Component i (``comps[i]``) holds states ``order[comp_ptr[i]:comp_ptr[i + 1]]``; the
     components come in solving order. A cyclic component is copied into small local
     arrays first (:func:`_gather`), so that its sweeps read memory that stays in cache and
-    skip the outcomes whose options all lie outside it.
+    skip the outcomes whose options all lie outside it. One of at least ``band_min``
+    states that :func:`_band` can number within ``_BAND`` goes to
+    :func:`_policy_iteration` first (at most ``min(max_sweeps, _BAND_ROUNDS)`` rounds).
 
     Returns (next, sweeps): ``next`` is the number of components solved, or the position of
     one that did not settle in ``max_sweeps`` sweeps (then < len(comps)); ``sweeps`` the
-    most any cyclic component needed.
+    most sweeps (or rounds of policy iteration) any cyclic component needed.
     """
     n = len(values)  # pragma: no cover - runs compiled
     most = 0
     stop = tol * 0.01
+    # The sizes of the largest cyclic component, in states, outcomes and options: summed
+    # per component in one pass over the graph in its own order.
+    k_sum = np.zeros(len(comps), dtype=np.int64)
+    j_sum = np.zeros(len(comps), dtype=np.int64)
+    for s in range(n):
+        if cyclic[component[s]]:
+            k0, k1 = outcome_ptr[s], outcome_ptr[s + 1]
+            k_sum[component[s]] += k1 - k0
+            j_sum[component[s]] += option_ptr[k1] - option_ptr[k0]
     largest = 1
     outcomes = 1
     options = 1
     for i in range(first, len(comps)):
-        if not cyclic[comps[i]]:
-            continue
-        largest = max(largest, comp_ptr[i + 1] - comp_ptr[i])
-        k_sum = 0
-        j_sum = 0
-        for r in range(comp_ptr[i], comp_ptr[i + 1]):
-            s = order[r]
-            k_sum += outcome_ptr[s + 1] - outcome_ptr[s]
-            j_sum += option_ptr[outcome_ptr[s + 1]] - option_ptr[outcome_ptr[s]]
-        outcomes = max(outcomes, k_sum)
-        options = max(options, j_sum)
-    where = np.zeros(n, dtype=np.int64)
+        if cyclic[comps[i]]:
+            largest = max(largest, comp_ptr[i + 1] - comp_ptr[i])
+            outcomes = max(outcomes, k_sum[comps[i]])
+            options = max(options, j_sum[comps[i]])
+    where = np.full(n, -1, dtype=np.int32)
     now = np.zeros(largest)  # each state's change in this sweep and the one before
     before = np.zeros(largest)
     base = np.zeros(largest)
@@ -369,10 +699,23 @@ def _solve(
     l_target = np.zeros(options, dtype=np.int64)
     l_passes = np.zeros(options, dtype=np.bool_)
     lv = np.zeros(largest + options)
+    r_first = np.zeros(largest + 1, dtype=np.int64)
+    r_option = np.zeros(outcomes, dtype=np.int64)
+    r_count = np.zeros(outcomes, dtype=np.int64)
+    r_target = np.zeros(options, dtype=np.int64)
+    r_inside = np.zeros(options, dtype=np.int64)
+    r_value = np.zeros(options)
     post = np.zeros(largest, dtype=np.int64)
     visited = np.zeros(largest, dtype=np.bool_)
     cursor = np.zeros(largest, dtype=np.int64)
     calls = np.zeros(largest, dtype=np.int64)
+    deg = np.zeros(largest + 1, dtype=np.int64)
+    adj = np.zeros(2 * options, dtype=np.int64)
+    numbering = np.zeros(largest, dtype=np.int64)
+    pos = np.zeros(largest, dtype=np.int64)
+    pick = np.zeros(outcomes, dtype=np.int64)
+    band = np.zeros(0)
+    rounds_cap = min(max_sweeps, _BAND_ROUNDS)
     for i in range(first, len(comps)):
         a, b = comp_ptr[i], comp_ptr[i + 1]
         if not cyclic[comps[i]]:
@@ -386,13 +729,30 @@ def _solve(
         m = b - a
         states = order[a:b]
         _gather(
-            comps[i], states, component, where, outcome_ptr, weight, denominator, option_ptr,
-            target, passes, values, choice, fixed, base, l_first, l_weight, l_opt, l_target,
-            l_passes, lv,
+            states, where, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
+            choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv, r_first,
+            r_option, r_count, r_target, r_inside, r_value,
         )  # fmt: skip
-        _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls)
         for u in range(m):
             lv[u] = 0.5
+        if m >= band_min:
+            lo, up = _band(m, l_first, l_opt, l_target, _BAND, deg, adj, numbering, pos)
+            if lo >= 0:
+                if len(band) == 0:  # once, for the largest component and the widest band
+                    band = np.zeros(largest * (2 * _BAND + 1))
+                rounds = _policy_iteration(
+                    m, base, l_first, l_weight, l_opt, l_target, l_passes, lv, pos, lo, up,
+                    band, now, pick, stop, rounds_cap,
+                )  # fmt: skip
+                if rounds > 0:
+                    for u in range(m):
+                        values[states[u]] = lv[u]
+                    most = max(most, rounds)
+                    continue
+                for u in range(m):
+                    lv[u] = 0.5
+        _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls)
+        for u in range(m):
             now[u] = 0.0
         previous = np.inf
         rate = 1.0
@@ -467,9 +827,20 @@ def _final(
     for s in range(len(terminal)):
         if terminal[s]:
             continue
-        if not fixed:
-            for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
-                a, b = option_ptr[k], option_ptr[k + 1]
+        total = 0.0
+        for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
+            a, b = option_ptr[k], option_ptr[k + 1]
+            if fixed:
+                c = choice[k]
+                if c < 0:
+                    continue
+                best = values[target[a + c]]
+                if passes[a + c]:
+                    best = 1.0 - best
+            else:
+                choice[k] = -1
+                if a == b:
+                    continue
                 best = -np.inf
                 for j in range(a, b):
                     q = values[target[j]]
@@ -477,19 +848,15 @@ def _final(
                         q = 1.0 - q
                     if q > best:
                         best = q
-                choice[k] = -1
-                for j in range(a, b):
+                for j in range(a, b):  # the first option within tol of the best
                     q = values[target[j]]
                     if passes[j]:
                         q = 1.0 - q
                     if q >= best - tol:
                         choice[k] = j - a
                         break
-        new = _backup(
-            s, outcome_ptr, weight, denominator, option_ptr, target, passes, values, choice,
-            fixed,
-        )  # fmt: skip
-        residual = max(residual, abs(new - values[s]))
+            total += weight[k] * best
+        residual = max(residual, abs(total / denominator - values[s]))
     return residual
 
 
@@ -606,11 +973,8 @@ def condense(n, outcome_ptr, option_ptr, target):
     """
     _compile()
     component, cyclic, height = _tarjan(n, _ints(outcome_ptr), _ints(option_ptr), _ints(target))
-    state_height = height[component]
-    counts = np.bincount(state_height, minlength=int(height.max(initial=-1)) + 1)
-    order = np.argsort(state_height, kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(counts)])
-    levels = [order[bounds[h] : bounds[h + 1]] for h in range(len(counts))]
+    order, bounds = _by_height(component, height)
+    levels = [order[bounds[h] : bounds[h + 1]] for h in range(len(bounds) - 1)]
     return component, cyclic, levels
 
 
@@ -623,12 +987,17 @@ def sure_to_end(graph, choice):
     """
     _compile()
     outcome_ptr, option_ptr = _ints(graph.outcome_ptr), _ints(graph.option_ptr)
-    target, choice = _ints(graph.option_target), _ints(choice)
+    target = _ints(graph.option_target)
+    choice = np.ascontiguousarray(choice)  # int32 or int64: no copy either way
+    if choice.dtype.kind != "i":
+        choice = _ints(choice)
     terminal = np.ascontiguousarray(graph.terminal, dtype=np.bool_)
     condensation = graph.condensation
     component = _ints(condensation.component)
     cyclic = np.ascontiguousarray(condensation.cyclic, dtype=np.bool_)
-    weight = np.ascontiguousarray(graph.outcome_weight, dtype=np.float64)
+    weight = np.ascontiguousarray(graph.outcome_weight)  # only its sign is read
+    if weight.dtype.kind not in "iuf":
+        weight = np.ascontiguousarray(weight, dtype=np.float64)
     if _escapes(outcome_ptr, option_ptr, target, weight, terminal, component, cyclic, choice):
         return np.ones(len(terminal), dtype=np.bool_)  # every cycle can be left at each step
     return _sure(outcome_ptr, option_ptr, target, terminal, choice)
@@ -659,9 +1028,11 @@ def solve(
         Evaluate ``choice`` instead of maximising.
     tol : float
         Ties within ``tol`` go to the first option; cyclic components are swept until
-        their estimated error is below ``tol / 100``.
+        their estimated error is below ``tol / 100``, or solved by policy iteration until
+        no backup changes a value by more than that.
     max_sweeps : int
-        Sweeps allowed per cyclic component before it goes to ``fallback``.
+        Sweeps allowed per cyclic component before it goes to ``fallback`` (and rounds of
+        policy iteration, at most 20, before the sweeps take over).
     fallback : callable, optional
         ``fallback(states)`` solves the states of one component in place in ``values``
         (their successors outside it are solved). Without one, a component that does not
@@ -670,7 +1041,8 @@ def solve(
     Returns
     -------
     (sweeps, residual)
-        The most sweeps any cyclic component took (0 for a DAG) and max |Tv - v|.
+        The most sweeps (or rounds of policy iteration) any cyclic component took (0 for a
+        DAG) and max |Tv - v|.
     """
     _compile()
     condensation = graph.condensation
@@ -692,7 +1064,7 @@ def solve(
         first, sweeps = _solve(
             order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator,
             option_ptr, target, passes, values, choice, fixed, float(tol), int(max_sweeps),
-            first,
+            first, int(_BAND_MIN),
         )  # fmt: skip
         most = max(most, sweeps)
         if first < len(comps):

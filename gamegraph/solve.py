@@ -30,9 +30,10 @@ the same code gives the value of any agent.
 Engines. Float solves run, by default, in compiled kernels (:mod:`gamegraph._kernels`,
 numba, the ``fast`` extra) when numba is installed: the same operator applied state by
 state in the components' order, a cyclic component by Gauss-Seidel value iteration with
-extrapolation until its estimated error is below ``tol / 100`` (a component that does not
-settle in ``max_iter`` sweeps is handed to the numpy code above). ``engine="numpy"``
-forces the level-by-level numpy code; exact solves always use it.
+extrapolation until its estimated error is below ``tol / 100``, or, when it is large and its
+states can be numbered within a narrow band, by policy iteration with banded linear solves
+(a component that does not settle in ``max_iter`` sweeps is handed to the numpy code
+above). ``engine="numpy"`` forces the level-by-level numpy code; exact solves always use it.
 """
 
 from __future__ import annotations
@@ -572,11 +573,11 @@ def _ending_policy(graph, solver):
     """The solver's optimal choices, with any choice that would keep the game going for ever
     replaced by an equally good one that ends it; NonTerminatingGameError if there is none.
     """
-    states, outcomes = _cyclic(graph)
-    if not len(states):
+    if not graph.condensation.cyclic.any():
         return solver.choice
     if solver.kernel and _kernels.sure_to_end(graph, solver.choice).all():
         return solver.choice  # the compiled check: every state ends surely
+    states, outcomes = _cyclic(graph)
     local = solver.choice[outcomes]
     if sure_to_end(graph, local, states).all():
         return solver.choice
@@ -608,19 +609,20 @@ def _check_policy_ends(graph, policy, kernel=False):
     """Raise NonTerminatingGameError if ``policy`` never ends the game from some states
     (with ``kernel``, first the compiled check of the whole graph).
     """
-    states, outcomes = _cyclic(graph)
-    if len(states) and kernel and _kernels.sure_to_end(graph, policy.choice).all():
+    if not graph.condensation.cyclic.any():
         return
-    if len(states):
-        fine = sure_to_end(graph, policy.choice[outcomes], states)
-        if not fine.all():
-            bad = states[~fine]
-            raise NonTerminatingGameError(
-                f"{_game(graph)}: under policy {policy.name!r} play from "
-                f"{name_states(graph, bad)} would never reach the end of the game, so it "
-                "has no value",
-                bad,
-            )
+    if kernel and _kernels.sure_to_end(graph, policy.choice).all():
+        return
+    states, outcomes = _cyclic(graph)
+    fine = sure_to_end(graph, policy.choice[outcomes], states)
+    if not fine.all():
+        bad = states[~fine]
+        raise NonTerminatingGameError(
+            f"{_game(graph)}: under policy {policy.name!r} play from "
+            f"{name_states(graph, bad)} would never reach the end of the game, so it "
+            "has no value",
+            bad,
+        )
 
 
 def _use_kernel(engine, exact, method="policy"):
@@ -709,8 +711,9 @@ def solve(
         ``tol`` of the best count as best; the policy takes the first of them.
     max_iter : int
         Cap on the rounds per cyclic component; past it ConvergenceError is raised. The
-        numba engine counts Gauss-Seidel sweeps, and hands a component that needs more to
-        the numpy code, whose cap then applies.
+        numba engine counts Gauss-Seidel sweeps (or rounds of its banded policy
+        iteration), and hands a component that needs more to the numpy code, whose cap
+        then applies.
     engine : {"auto", "numba", "numpy"}
         Where a float solve runs: ``"numba"`` in the compiled kernels (needs the ``fast``
         extra), ``"numpy"`` level by level in numpy, ``"auto"`` in the kernels when numba

@@ -244,6 +244,85 @@ def test_a_component_that_does_not_settle_goes_to_the_fallback(games):
 
 
 # ---------------------------------------------------------------------------
+# Policy iteration in a band (large components numbered near the diagonal)
+# ---------------------------------------------------------------------------
+@pytest.fixture
+def banded(monkeypatch):
+    """Every cyclic component, however small, tries the banded policy iteration first."""
+    monkeypatch.setattr(_kernels, "_BAND_MIN", 1)
+
+
+@pytest.mark.parametrize("case", CYCLIC_CASES, ids=[case[0] for case in CYCLIC_CASES])
+def test_banded_policy_iteration_agrees_on_the_cyclic_toys(banded, case):
+    _, make, known = case
+    _, numba = compare(build(make()))
+    for state, value in known.items():
+        assert abs(numba.value(state) - float(value)) < 1e-12
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_banded_policy_iteration_agrees_on_random_games(banded, seed):
+    graph = build(TOYS.RandomGame(seed, size=10, two_player=True))
+    exact = solve(graph, exact=True)
+    _, numba = compare(graph)
+    assert np.max(np.abs(numba.values - exact.values.astype(float))) < 1e-12
+
+
+@pytest.mark.parametrize("name", ["supersix-50", "ur-2", "pig-20"])
+def test_banded_policy_iteration_agrees_on_the_games(banded, games, name):
+    _, numba = compare(games[name])
+    if name == "supersix-50":  # every layer fits in the band: rounds, not sweeps
+        assert 2 <= numba.iterations <= 6
+
+
+def test_banded_policy_evaluation_agrees(banded, games):
+    graph = games["supersix-50"]
+    policy = solve(graph, engine="numpy").policy
+    numpy = evaluate(graph, policy, engine="numpy")
+    numba = evaluate(graph, policy, engine="numba")
+    assert np.max(np.abs(numpy.values - numba.values)) <= 1e-12
+    assert numba.residual <= TOL
+
+
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
+def test_banded_policy_iteration_refuses_games_that_never_end(banded, engine):
+    for rules, message in [
+        (PassToSelf(), r"cannot end from 1 state \(S\)"),
+        (TrapBelow(), r"cannot end from 2 states \(X, Y\)"),
+        (AvoidLoss(), "optimal play would never reach the end"),
+    ]:
+        with pytest.raises(NonTerminatingGameError, match=message):
+            solve(build(rules), engine=engine)
+    solution = solve(build(TOYS.Stall()), engine=engine)
+    assert abs(solution.start_value - 0.5) < 1e-12 and solution.policy.choice.tolist() == [1]
+
+
+def test_the_band_numbers_a_ring_narrowly_and_refuses_a_hub():
+    _kernels._compile()
+    m = 80
+
+    def band(l_target, per_state):
+        l_first = np.arange(m + 1, dtype=np.int64)  # one outcome per state
+        l_opt = np.arange(0, per_state * m + 1, per_state, dtype=np.int64)
+        scratch = [np.zeros(m + 1, dtype=np.int64), np.zeros(2 * len(l_target), dtype=np.int64)]
+        pos = np.zeros(m, dtype=np.int64)
+        lo, up = _kernels._band(
+            m, l_first, l_opt, l_target, 16, *scratch, np.zeros(m, dtype=np.int64), pos
+        )
+        return lo, up, pos
+
+    ring = np.array([(u + 1) % m for u in range(m)], dtype=np.int64)
+    lo, up, pos = band(ring, 1)
+    assert sorted(pos.tolist()) == list(range(m)) and max(lo, up) <= 2
+    edges = np.abs(pos[np.arange(m)] - pos[ring])
+    assert edges.max() <= max(lo, up)
+    # the ring, and every state also leads to state 0: it has m edges, and every
+    # numbering puts some of its neighbours m / 2 places away
+    hub = np.array([[(u + 1) % m, 0] for u in range(m)], dtype=np.int64).ravel()
+    assert band(hub, 2)[:2] == (-1, -1)
+
+
+# ---------------------------------------------------------------------------
 # Arguments
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("engine", ["cuda", "", None, 1, "NUMBA"])
