@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from fractions import Fraction
+from functools import cached_property
 from math import lcm
 from typing import NamedTuple
 
@@ -225,8 +226,15 @@ class CodeTable(PositionTable):
     def __init__(self, codes: np.ndarray, rules: BatchRules):
         self.codes = codes
         self.rules = rules
-        self._order = np.argsort(codes, kind="stable")
-        self._sorted = codes[self._order]
+
+    @cached_property
+    def _order(self) -> np.ndarray:
+        """State numbers in code order (made at the first lookup, not at the build)."""
+        return np.argsort(self.codes, kind="stable")
+
+    @cached_property
+    def _sorted(self) -> np.ndarray:
+        return self.codes[self._order]
 
     def __len__(self) -> int:
         return len(self.codes)

@@ -7,15 +7,20 @@ per position (about 3 million at 1,000 pegs). ``SuperSix.build_graph()`` builds 
 
 A position ``(b, c, o, phase)`` is the code (:func:`encode`, :func:`decode`)::
 
-    normal play         (b * span + c) * span + o                    span = pegs + 1
-    first round         6 span**2 + ((phase - 1) * 2 + b) * span**2 + c * span + o
-    WIN                 10 span**2 (the last code)
+    normal play     (6 (b + c + o) + b) * span + c                  span = pegs + 1
+    first round     F + (((phase - 1) * 2 + b) * span + c) * span + o     F = 6 span**2
+    WIN             F + 4 span**2 (the last code)
 
-Every position is a root, listed in code order, so the graph numbers the start first,
-then the other positions in code order, and ``WIN``, reached only as a target, last.
-The graph's ``states`` is a :class:`SixPositions`: the codes with the fields ``b, c, o,
-phase`` as aligned arrays, and lookups of single positions
-(:meth:`~SixPositions.index_of`) or whole arrays (:meth:`SixPositions.numbers`).
+so that the positions of one layer, ``b + c + o`` pegs in play (a strongly connected
+component of the graph), have neighbouring codes. Every position is a root, listed in
+code order, so the graph numbers the start first, then the other positions in code
+order, and ``WIN``, reached only as a target, last: the solver then reads each
+component's states from one stretch of memory.
+
+The graph's ``states`` is a :class:`SixPositions`: the codes, the fields ``b, c, o,
+phase`` as arrays in (phase, b, c, o) order (the order of tables and maps), and lookups
+of single positions (:meth:`~SixPositions.index_of`) or whole arrays
+(:meth:`SixPositions.numbers`).
 
 Examples
 --------
@@ -32,35 +37,47 @@ True
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
 from ...batch import BatchRules, CodeTable, Expansion
 from .state import CONTINUE, FIRST_THROW, PLAY, SECOND_THROW, SOCKETS, STOP, TAKE, WIN, SixState
 
-#: Codes below this many ``span**2`` are normal play (b = 0 .. 5).
-_PLAY_BLOCKS = SOCKETS + 1
-#: The first round's positions take four more blocks (phase 1 or 2, b = 0 or 1).
-_WIN_BLOCK = _PLAY_BLOCKS + 4
+#: Lid counts b = 0 .. 5.
+_LIDS = SOCKETS + 1
+#: The first round's positions take four blocks of span**2 codes (phase 1 or 2, b = 0 or 1).
+_FIRST_ROUND_BLOCKS = 4
+
+
+def _first_round_base(pegs):
+    """The first code of the first round's positions (all normal play comes before it)."""
+    return _LIDS * (pegs + 1) ** 2
 
 
 def encode(b, c, o, phase, pegs):
     """The codes of positions given as fields (numbers or aligned arrays), unchecked."""
     span = pegs + 1
     b, c, o, phase = (np.asarray(x, dtype=np.int64) for x in (b, c, o, phase))
-    block = np.where(phase == PLAY, b, _PLAY_BLOCKS + (phase - 1) * 2 + b)
-    return (block * span + c) * span + o
+    play = (_LIDS * (b + c + o) + b) * span + c
+    first_round = _first_round_base(pegs) + (((phase - 1) * 2 + b) * span + c) * span + o
+    return np.where(phase == PLAY, play, first_round)
 
 
 def decode(codes, pegs):
     """The fields ``(b, c, o, phase)`` of position codes (not ``WIN``) as arrays."""
     span = pegs + 1
-    block, rest = np.divmod(np.asarray(codes, dtype=np.int64), span * span)
-    c, o = np.divmod(rest, span)
-    first_round = block >= _PLAY_BLOCKS
-    extra = block - _PLAY_BLOCKS
-    phase = np.where(first_round, extra // 2 + 1, PLAY)
-    b = np.where(first_round, extra % 2, block)
+    codes = np.asarray(codes, dtype=np.int64)
+    first_round = codes >= _first_round_base(pegs)
+    rest, c = np.divmod(codes, span)
+    total, b = np.divmod(rest, _LIDS)
+    o = total - b - c
+    # The first round's few positions, where there are any.
+    block, rest = np.divmod(codes - _first_round_base(pegs), span * span)
+    phase = np.where(first_round, block // 2 + 1, PLAY)
+    b = np.where(first_round, block % 2, b)
+    c = np.where(first_round, rest // span, c)
+    o = np.where(first_round, rest % span, o)
     return b, c, o, phase
 
 
@@ -86,7 +103,7 @@ class SuperSixBatch(BatchRules):
         self.game = game
         self.name = game.name
         self.pegs = game.pegs
-        self.win_code = _WIN_BLOCK * (self.pegs + 1) ** 2
+        self.win_code = _first_round_base(self.pegs) + _FIRST_ROUND_BLOCKS * (self.pegs + 1) ** 2
         self.code_bound = self.win_code + 1
 
     # -- the rules ----------------------------------------------------------------
@@ -98,17 +115,18 @@ class SuperSixBatch(BatchRules):
         first round's positions, in code order.
         """
         pegs = self.pegs
-        c, o = np.meshgrid(np.arange(pegs + 1), np.arange(pegs + 1), indexing="ij")
-        parts = []
-        for b in range(SOCKETS + 1):
-            keep = (c >= 1) & (o >= 1) & (b + c + o <= pegs)
-            parts.append(encode(b, c[keep], o[keep], PLAY, pegs))
+        total, b, c = np.meshgrid(
+            np.arange(pegs + 1), np.arange(_LIDS), np.arange(pegs + 1), indexing="ij"
+        )
+        keep = (c >= 1) & (total - b - c >= 1)
+        total, b, c = total[keep], b[keep], c[keep]
+        parts = [encode(b, c, total - b - c, PLAY, pegs)]
         if self.game.rules == "first-round":
             first, second = self.game.hands
             extra = [(0, first, second, FIRST_THROW)]
             extra += [(b, second, first - 1, SECOND_THROW) for b in (0, 1) if first > 1]
             parts.append(encode(*np.array(extra).T, pegs))
-        return np.concatenate(parts)  # b-major blocks, each in (c, o) order: ascending
+        return np.concatenate(parts)  # ascending: (total, b, c) order, the first round after
 
     def terminal_values(self, codes):
         return np.where(codes == self.win_code, 1.0, np.nan)
@@ -206,24 +224,35 @@ def _fields_in_range(b, c, o, phase, pegs):
     ok = (phase >= PLAY) & (phase <= SECOND_THROW) & (b >= 0) & (b <= SOCKETS)
     ok &= (phase == PLAY) | (b <= 1)
     ok &= (c >= 0) & (c <= pegs) & (o >= 0) & (o <= pegs)
+    ok &= (phase != PLAY) | (b + c + o <= pegs)  # beyond, a code would alias another's
     return ok
 
 
 class SixPositions(CodeTable):
     """The states of a Super Six graph built from :class:`SuperSixBatch`, made on demand.
 
-    ``rows`` are the positions' state numbers in code order (``b``-major, then ``c``,
-    then ``o``, the first round's last; ``WIN`` excluded) and ``b, c, o, phase`` their
-    fields, aligned with ``rows``; ``win`` is the number of ``WIN``.
+    ``rows`` are the positions' state numbers in (phase, b, c, o) order (``WIN``
+    excluded) and ``b, c, o, phase`` their fields, aligned with ``rows``; they are made
+    at first use. ``win`` is the number of ``WIN``.
     """
 
     def __init__(self, codes: np.ndarray, rules: SuperSixBatch):
         super().__init__(codes, rules)
         self.pegs = rules.pegs
-        # WIN has the largest code: it sorts last.
-        self.win = int(self._order[-1])
-        self.rows = self._order[:-1]
-        self.b, self.c, self.o, self.phase = decode(self._sorted[:-1], self.pegs)
+        self.win = int(np.argmax(codes))  # WIN has the largest code
+
+    @cached_property
+    def _fields(self):
+        rows = np.delete(np.arange(len(self.codes)), self.win)
+        b, c, o, phase = decode(self.codes[rows], self.pegs)
+        order = np.lexsort((o, c, b, phase))
+        return rows[order], b[order], c[order], o[order], phase[order]
+
+    rows = property(lambda self: self._fields[0])
+    b = property(lambda self: self._fields[1])
+    c = property(lambda self: self._fields[2])
+    o = property(lambda self: self._fields[3])
+    phase = property(lambda self: self._fields[4])
 
     def numbers(self, b, c, o, phase=PLAY) -> np.ndarray:
         """State numbers of positions given as aligned arrays (``phase`` may be one number).
