@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,fast,pandas,test,dev,openspiel]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,fast,pandas,test,dev,openspiel,dask]'
 	touch $(STAMP)
 
 gallery: $(STAMP)

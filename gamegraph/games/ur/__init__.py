@@ -8,7 +8,12 @@ module                job
 :mod:`.board`         each rule set's path, rosettes and split of private/shared tiles
 :mod:`.rules`         rule sets, positions (:class:`UrState`) and their notation, legal
                       moves and their result
-:mod:`.positions`     positions packed as integers; the full-board graph built with numpy
+:mod:`.positions`     positions packed as integers; the rules in batch form (:class:`UrBatch`)
+                      and the full-board graph built from them
+:mod:`.rank`          every position numbered densely by a rank (no hash map), in blocks by
+                      pieces borne off; moves computed from the rank (numba-compilable)
+:mod:`.value_file`    a table of values by rank as one ``.npy`` file, read through a memory
+                      map (:func:`~.value_file.open_values`)
 :mod:`.game`          the :class:`Ur` rules as :func:`gamegraph.build` reads them
 :mod:`.table`         solved tables: query any position or move, save and load one file
 :mod:`.gain`          the 2023 paper's gain heuristic G = W + A + C
@@ -20,7 +25,9 @@ module                job
 
 Solving lives above the games: :mod:`gamegraph.analysis.ur` solves a rule set into a
 table (``solve_table``), gives the exact win probability of two agents, and the map of
-values by pieces borne off.
+values by pieces borne off; :mod:`gamegraph.analysis.ur_blocks` solves every position of
+any size block by block, without a graph, and :mod:`gamegraph.analysis.ur_dask` runs the
+same blocks as a Dask graph.
 
 The names most callers need are importable from here.
 

@@ -1,0 +1,159 @@
+#!/usr/bin/env python
+"""The Ur block solver (gamegraph.analysis.ur_blocks) from 4 to 7 pieces, against the
+explicit graph where that runs.
+
+Each solve runs in a child process of its own (``python -c``), which reports its own peak
+RSS (``resource.getrusage(RUSAGE_SELF).ru_maxrss``), so that a crash or an out-of-memory
+kill ends one row, not the benchmark. Times are wall times including
+start-up and compilation (the numba cache is warmed by a 1-piece solve first). The
+explicit graph (``gamegraph.solve(gamegraph.build(Ur(...)))``, numba engine) runs up
+to ``--graph-max`` pieces (4 by default: 2.6 million positions, about 3 GiB); the ratio
+is its time over the block solver's.
+
+a. finkel, ``--pieces`` (default 4 5 6 7): time, peak RSS, sweeps per position, the
+   start value to 12 digits, checked against the published 0.515404732509 at 7.
+b. ``--agree``: the block solver against the explicit graph on every position, 4 pieces,
+   every rule set (the test suite checks 1 to 3 pieces): the largest difference must be
+   below 1e-12.
+c. ``--published``: blitz 5 and masters 7 against their published start values.
+
+Usage::
+
+    nice -n 5 python benchmarks/bench_ur_blocks.py                  # 4 to 7 pieces
+    nice -n 5 python benchmarks/bench_ur_blocks.py --pieces 4 5     # the quick part
+    nice -n 5 python benchmarks/bench_ur_blocks.py --pieces --agree # 4 pieces, 4 rule sets
+
+Exit status 1 if a value check fails; a missed time or memory target is printed as
+MISSED without failing the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from _common import GIB, fmt_bytes, fmt_time, met  # noqa: E402
+
+PUBLISHED = {
+    ("finkel", 7): 0.515404732509,
+    ("blitz", 5): 0.504052555093,
+    ("masters", 7): 0.504809002027,
+}
+#: Targets of issue 13 (seconds, bytes), finkel 7 and masters 7.
+TARGETS = {("finkel", 7): (8 * 60, 4 * GIB), ("masters", 7): (30 * 60, 12 * GIB)}
+
+BLOCKS = """
+import json, resource
+from gamegraph.analysis.ur_blocks import solve_blocks
+s = solve_blocks({rules!r}, {pieces}, tol={tol}, progress=None)
+print(json.dumps({{"start": s.start_value, "sweeps": s.sweeps, "positions": len(s.values),
+                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}))
+"""
+GRAPH = """
+import json, resource
+from gamegraph import build, solve
+from gamegraph.games.ur import Ur
+s = solve(build(Ur({rules!r}, pieces={pieces})), engine="numba")
+print(json.dumps({{"start": float(s.start_value), "positions": s.graph.n_states - 1,
+                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}))
+"""
+AGREE = """
+import json
+import numpy as np
+from gamegraph import build, solve
+from gamegraph.analysis.ur_blocks import solve_blocks
+from gamegraph.games.ur import Ur, decode, rule_set
+from gamegraph.games.ur.rank import rank
+ruleset = rule_set({rules!r}, {pieces})
+graph = build(Ur(ruleset))
+reference = solve(graph, engine="numba")
+codes = graph.states.codes
+del graph
+blocks = solve_blocks(ruleset, tol=1e-13, progress=False)
+ranks = rank(*decode(codes, ruleset.length), blocks.numbering.tables)
+gap = np.abs(blocks.values[ranks] - np.asarray(reference.values[: len(codes)])).max()
+print(json.dumps({{"positions": len(codes), "gap": float(gap)}}))
+"""
+
+
+def child(code: str) -> tuple[float, int, dict]:
+    """(seconds, peak RSS bytes, JSON printed) of ``code`` run in a fresh interpreter."""
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode:
+        raise RuntimeError(f"child failed ({done.returncode}): {done.stderr[-2000:]}")
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return seconds, found.get("rss", 0) * 1024, found
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pieces", type=int, nargs="*", default=[4, 5, 6, 7])
+    parser.add_argument("--graph-max", type=int, default=4)
+    parser.add_argument("--tol", type=float, default=1e-12)
+    parser.add_argument("--agree", action="store_true")
+    parser.add_argument("--published", action="store_true")
+    args = parser.parse_args(argv)
+    failed = False
+    child(BLOCKS.format(rules="finkel", pieces=1, tol=args.tol))  # compile once, cached
+
+    print("a. finkel, block solver against the explicit graph (child processes)")
+    print(f"{'pieces':>6} {'positions':>12} {'time':>9} {'RSS':>9} {'sweeps':>7} "
+          f"{'start':>15} {'graph':>9} {'RSS':>9} {'ratio':>6}")  # fmt: skip
+    for pieces in args.pieces:
+        seconds, peak, found = child(BLOCKS.format(rules="finkel", pieces=pieces, tol=args.tol))
+        row = (f"{pieces:>6} {found['positions']:>12,} {fmt_time(seconds):>9} "
+               f"{fmt_bytes(peak):>9} {found['sweeps']:>7.1f} "
+               f"{found['start']:>15.12f}")  # fmt: skip
+        if pieces <= args.graph_max:
+            g_seconds, g_peak, g_found = child(GRAPH.format(rules="finkel", pieces=pieces))
+            row += f" {fmt_time(g_seconds):>9} {fmt_bytes(g_peak):>9} {g_seconds / seconds:>6.1f}"
+            if abs(g_found["start"] - found["start"]) > 1e-12:
+                row += "  START VALUES DIFFER"
+                failed = True
+        print(row, flush=True)
+        published = PUBLISHED.get(("finkel", pieces))
+        if published is not None:
+            ok = abs(found["start"] - published) < 1e-9
+            failed |= not ok
+            print(f"       published {published:.12f}: {'agrees' if ok else 'DIFFERS'} to 1e-9")
+        if ("finkel", pieces) in TARGETS:
+            limit, memory = TARGETS["finkel", pieces]
+            print(f"       target {fmt_time(limit)}: {met(seconds < limit)}; "
+                  f"{fmt_bytes(memory)}: {met(peak < memory)}")  # fmt: skip
+
+    if args.agree:
+        print("\nb. block solver against the explicit graph, 4 pieces, every position")
+        for rules in ("finkel", "masters", "blitz", "aseb"):
+            seconds, peak, found = child(AGREE.format(rules=rules, pieces=4))
+            ok = found["gap"] < 1e-12
+            failed |= not ok
+            print(f"   {rules:<8} {found['positions']:>10,} positions  largest difference "
+                  f"{found['gap']:.1e}  {fmt_time(seconds)}  {'ok' if ok else 'FAILED'}",
+                  flush=True)  # fmt: skip
+
+    if args.published:
+        print("\nc. published start values")
+        for (rules, pieces), published in PUBLISHED.items():
+            if rules == "finkel":
+                continue
+            seconds, peak, found = child(BLOCKS.format(rules=rules, pieces=pieces, tol=args.tol))
+            ok = abs(found["start"] - published) < 1e-9
+            failed |= not ok
+            print(
+                f"   {rules} {pieces}: {found['start']:.12f} (published {published:.12f}) "
+                f"{'agrees' if ok else 'DIFFERS'}; {fmt_time(seconds)}, {fmt_bytes(peak)}"
+            )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,523 @@
+r"""Every position of the Royal Game of Ur solved block by block, without building a graph.
+
+Positions are numbered by :class:`gamegraph.games.ur.rank.Numbering`: 8 bytes per
+position hold its value, and successors are computed from the rank when they are
+needed. Blocks (positions with the same pieces borne off, either side to move) are
+solved in the numbering's order, each needing only itself and the blocks before it.
+
+Inside a block
+--------------
+The Bellman operator :math:`T` (each throw's best move; a move that passes the turn
+counts :math:`1 - v`) is a contraction on the block, solved by sweeps of
+:mod:`.ur_sweeps`: positions by progress, highest first, each with its twin, so that a
+sweep reads values already updated except across captures (Gauss-Seidel).
+
+With numba (``engine="numba"``), *modified policy iteration*. One full sweep takes the
+best move at every throw and writes it down with its *margin* over the next best.
+Sweeps along those choices (no moves made) then evaluate that policy, until the
+distance to its fixed point is below ``max(tol / 2, inner * gain)``. An improvement pass
+(values unchanged) looks at every throw again, except where the margin exceeds twice
+the *drift*, the sum of the changes since the margin was measured: that choice is
+still best (action elimination). A move replaces the choice when it is better by
+more than ``tol / 10``; ``gain`` is the largest such gain. The block is done when a
+pass changes nothing after an evaluation to ``tol / 2``.
+
+With numpy only (``engine="numpy"``, small sizes), every sweep is a full one, each
+progress level at once (positions of one level never lead to each other).
+
+Stopping rule: a sweep changes no value by more than :math:`\delta_k`; with
+:math:`\rho` the larger of the last two ratios :math:`\delta_k / \delta_{k-1}` the
+distance to the fixed point is about :math:`\delta_k \rho / (1 - \rho)`, or none once
+:math:`\delta_k` is a thousandth of the target.
+
+Examples
+--------
+>>> solution = solve_blocks("finkel", pieces=2, progress=False)
+>>> round(solution.start_value, 12), len(solution.values)
+(0.518572907496, 12869)
+>>> round(solution.value("14+1/14+1"), 6)     # both one tile from home: 4/7
+0.571429
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+import os
+import time
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .._checks import check_int
+from .._progress import progress_bar
+from .._threads import limit_blas
+from ..errors import ConvergenceError, InvalidArgumentError
+from ..games.ur.rank import Block, Numbering, move, progress, rank, unrank
+from ..games.ur.rules import rule_set
+from . import ur_sweeps
+
+#: Positions per chunk when the sweep plan is made with numpy.
+CHUNK = 1 << 22
+#: Items (position pairs) per parallel stage, at least: each stage ends with a barrier.
+BATCH = 200_000
+ENGINES = ("auto", "numba", "numpy")
+
+
+class SweepPlan(NamedTuple):
+    """The items of one block in sweep order.
+
+    Attributes
+    ----------
+    order, twin : ndarray of int32
+        Rank of each item's position and of its twin (equal for a position that is
+        its own twin), by progress, highest first.
+    levels : ndarray of int64
+        Where each progress level starts in ``order``, and its end.
+    stages : ndarray of int64
+        Levels grouped into runs of at least :data:`BATCH` items (the sweeps' barriers).
+    """
+
+    order: np.ndarray
+    twin: np.ndarray
+    levels: np.ndarray
+    stages: np.ndarray
+
+
+@dataclass
+class BlockStats:
+    """How one block was solved.
+
+    Attributes
+    ----------
+    block : Block
+    passes : int
+        Passes that made moves: the first full sweep and the improvement passes (with
+        numpy, every sweep).
+    policy_sweeps : int
+        Sweeps along written choices (numba only).
+    change : float
+        The largest change of a value in the last sweep.
+    seconds : float
+    """
+
+    block: Block
+    passes: int
+    policy_sweeps: int
+    change: float
+    seconds: float
+
+
+@dataclass
+class BlockSolution:
+    """Values of every position, by rank, and how each block was solved.
+
+    Attributes
+    ----------
+    numbering : Numbering
+    values : ndarray of float64
+        Win probability of the side to move, indexed by rank.
+    blocks : list of BlockStats
+        The blocks solved by this call (not those resumed from a file).
+    engine : str
+    """
+
+    numbering: Numbering
+    values: np.ndarray
+    blocks: list = field(default_factory=list)
+    engine: str = "numba"
+
+    @property
+    def start_value(self) -> float:
+        """Win probability of the side that moves first."""
+        return self.value("-/-")
+
+    def value(self, position) -> float:
+        """Win probability of the side to move in ``position`` (an UrState or its text)."""
+        return float(self.values[self.numbering.index(position)])
+
+    @property
+    def seconds(self) -> float:
+        """Time spent in the blocks solved."""
+        return sum(b.seconds for b in self.blocks)
+
+    @property
+    def sweeps(self) -> float:
+        """Passes and sweeps per position, of every kind, over the blocks solved."""
+        done = sum(b.block.size for b in self.blocks)
+        swept = sum(b.block.size * (b.passes + b.policy_sweeps) for b in self.blocks)
+        return swept / done if done else 0.0
+
+
+# ---------------------------------------------------------------------------
+# The sweep plan of a block
+# ---------------------------------------------------------------------------
+def large_array(shape, dtype) -> np.ndarray:
+    """An uninitialised array in memory of its own, backed by huge pages where the system
+    offers them (fewer TLB misses on the random reads of a sweep); freed when dropped.
+    """
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    if size < 1 << 26:
+        return np.empty(shape, dtype=dtype)
+    memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    with contextlib.suppress(AttributeError, OSError):  # no madvise or no huge pages: fine
+        memory.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(memory, dtype=dtype).reshape(shape)
+
+
+def sweep_plan(numbering: Numbering, block: Block, batch: int = BATCH) -> SweepPlan:
+    """Items of ``block`` (each position of its first half with its twin) by progress.
+
+    When ``low == high`` the block is its own other half: an item is then a position
+    whose rank is at most its twin's.
+
+    >>> numbering = Numbering(rule_set("finkel", pieces=1))
+    >>> plan = sweep_plan(numbering, numbering.blocks[0])
+    >>> len(plan.order), plan.levels[:3].tolist()   # 217 positions, 7 their own twin
+    (112, [0, 1, 2])
+    """
+    t = numbering.tables
+    ranks, twins, progresses = [], [], []
+    for first in range(block.start, block.middle, CHUNK):
+        r = np.arange(first, min(first + CHUNK, block.middle), dtype=np.int64)
+        mover, a, opp, b = unrank(r, t)
+        twin = rank(opp, b, mover, a, t)
+        if block.low == block.high:
+            keep = r <= twin
+            r, twin, mover, opp = r[keep], twin[keep], mover[keep], opp[keep]
+        ranks.append(r.astype(np.int32))
+        twins.append(twin.astype(np.int32))
+        progresses.append(progress(mover, opp, t).astype(np.int16))
+    level = np.concatenate(progresses)
+    by_progress = np.argsort(-level, kind="stable")
+    level = level[by_progress]
+    order = np.concatenate(ranks)[by_progress]
+    twin = np.concatenate(twins)[by_progress]
+    del by_progress
+    levels = np.concatenate([[0], np.flatnonzero(np.diff(level)) + 1, [len(level)]])
+    stages, last = [0], 0
+    for edge in levels[1:]:
+        if edge - last >= batch or edge == len(level):
+            stages.append(int(edge))
+            last = edge
+    return SweepPlan(order, twin, levels.astype(np.int64), np.array(stages, dtype=np.int64))
+
+
+# ---------------------------------------------------------------------------
+# Stopping rule
+# ---------------------------------------------------------------------------
+class _Rate:
+    """The recent ratio of successive changes, and the distance to the fixed point it implies."""
+
+    def __init__(self):
+        self.last = None
+        self.ratios = []
+
+    def add(self, change: float) -> None:
+        if self.last:
+            self.ratios = [*self.ratios[-1:], change / self.last]
+        self.last = change
+
+    def remaining(self, change: float) -> float:
+        """Estimated distance to the fixed point after a sweep that changed ``change``."""
+        if len(self.ratios) < 2:
+            return float("inf")
+        rho = max(self.ratios)
+        return change * rho / (1.0 - rho) if rho < 1.0 else float("inf")
+
+
+def _settled(change: float, rate: _Rate, target: float) -> bool:
+    """Whether a sweep that changed ``change`` left the values within ``target``."""
+    return change <= target / 1000 or rate.remaining(change) < target
+
+
+# ---------------------------------------------------------------------------
+# The two engines, one block each
+# ---------------------------------------------------------------------------
+def _numba_block(numbering, plan, values, tol, inner, max_sweeps, threads):
+    """Modified policy iteration; (improvement passes, policy sweeps, last change)."""
+    t = numbering.tables
+    shape = (len(plan.order), 2, int((t.throws != 0).sum()))
+    choices = large_array(shape, np.int32)
+    margins = large_array(shape, np.float32)
+    serial = BATCH if threads > 1 else len(plan.order)
+    change = ur_sweeps.full_sweep(plan, values, t, choices, margins, threads, serial)
+    drift = change  # the margins were measured while values moved
+    target, passes, policy = max(tol / 2, inner * change), 1, 0
+    while True:
+        rate = _Rate()
+        while True:
+            step = ur_sweeps.policy_sweep(plan, values, t, choices, margins, threads, serial)
+            policy += 1
+            drift += step
+            rate.add(step)
+            if _settled(step, rate, target):
+                break
+            if passes + policy >= max_sweeps:
+                raise ConvergenceError(
+                    f"no fixed point after {max_sweeps} sweeps (change {step:.1e})"
+                )
+        changed, gain = ur_sweeps.improve(plan, values, t, choices, margins, drift, tol / 10,
+                                          threads)  # fmt: skip
+        passes += 1
+        drift = 0.0
+        if not changed and target <= tol / 2:
+            return passes, policy, step
+        target = max(tol / 2, inner * gain) if changed else tol / 2
+
+
+def _numpy_successors(numbering, sides, throw):
+    """For each position of ``sides`` (mover, a, opp, b arrays), each move of ``throw``:
+    -3 (no such move), -1 (the win), or the successor's rank times 2, plus 1 if the turn
+    passes. Shape (positions, sources).
+    """
+    t = numbering.tables
+    mover, a, opp, b = sides
+    columns = []
+    for source in range(t.length + 2 - throw):
+        legal, mover2, a2, opp2, again = move(mover, a, opp, source, throw, t)
+        code = np.full(len(mover), -3, dtype=np.int64)
+        won = legal & (a2 == t.pieces)
+        code[won] = -1
+        stay = legal & ~won & again
+        code[stay] = 2 * rank(mover2[stay], a2[stay], opp2[stay], b[stay], t)
+        passes = legal & ~won & ~again
+        code[passes] = 2 * rank(opp2[passes], b[passes], mover2[passes], a2[passes], t) + 1
+        columns.append(code)
+    return np.stack(columns, axis=1)
+
+
+def _numpy_block(numbering, plan, values, tol, max_sweeps):
+    """Gauss-Seidel value iteration, one progress level at a time; (sweeps, 0, change)."""
+    t = numbering.tables
+    positions = unrank(plan.order.astype(np.int64), t)
+    mover, a, opp, b = positions
+    sides = (positions, (opp, b, mover, a))
+    throws = [(int(x), float(p)) for x, p in zip(t.throws, t.probabilities)]
+    successors = [
+        [_numpy_successors(numbering, side, x) if x else None for x, _ in throws] for side in sides
+    ]
+    order, twin = plan.order.astype(np.int64), plan.twin.astype(np.int64)
+    rate = _Rate()
+    for sweep in range(1, max_sweeps + 1):
+        change = 0.0
+        for low, high in zip(plan.levels[:-1], plan.levels[1:]):
+            parts = []
+            for side in range(2):
+                total = np.zeros(high - low)
+                passing = np.zeros(high - low)
+                for (_, p), codes in zip(throws, successors[side]):
+                    if codes is None:
+                        passing += p
+                        continue
+                    codes = codes[low:high]
+                    found = values[np.maximum(codes, 0) >> 1]
+                    found = np.where(codes & 1 == 1, 1.0 - found, found)
+                    found = np.where(codes == -1, 1.0, np.where(codes == -3, -1.0, found))
+                    best = found.max(axis=1)
+                    total += np.where(best >= 0, p * best, 0.0)
+                    passing += np.where(best < 0, p, 0.0)
+                parts.append((total, passing))
+            (total1, passing1), (total2, passing2) = parts
+            r1, r2 = order[low:high], twin[low:high]
+            alone = r1 == r2
+            with np.errstate(divide="ignore", invalid="ignore"):
+                den = 1.0 - passing1 * passing2
+                v1 = np.where(
+                    alone,
+                    (total1 + passing1) / (1.0 + passing1),
+                    np.where(den > 0, (total1 + passing1 - passing1 * (total2 + passing2)) / den,
+                             0.5),
+                )  # fmt: skip
+                v2 = np.where(den > 0, total2 + passing2 * (1.0 - v1), 0.5)
+            v2 = np.where(alone, v1, v2)
+            change = max(change, float(np.abs(v1 - values[r1]).max()),
+                         float(np.abs(v2 - values[r2]).max()))  # fmt: skip
+            values[r2] = v2
+            values[r1] = v1
+        rate.add(change)
+        if _settled(change, rate, tol):
+            return sweep, 0, change
+    raise ConvergenceError(f"no fixed point after {max_sweeps} sweeps (change {change:.1e})")
+
+
+# ---------------------------------------------------------------------------
+# The solve
+# ---------------------------------------------------------------------------
+def _engine(engine: str) -> str:
+    if engine not in ENGINES:
+        raise InvalidArgumentError(f"unknown engine {engine!r}; accepted: {', '.join(ENGINES)}")
+    if engine == "auto":
+        return "numba" if ur_sweeps.available() else "numpy"
+    return engine
+
+
+def solve_blocks(
+    rules="finkel",
+    pieces: int | None = None,
+    *,
+    tol: float = 1e-13,
+    engine: str = "auto",
+    values: np.ndarray | None = None,
+    first_block: int = 0,
+    on_block=None,
+    threads: int | None = None,
+    inner: float = 1e-2,
+    max_sweeps: int = 10_000,
+    progress: bool | None = None,
+) -> BlockSolution:
+    """Solve every position of a rule set, block by block (see the module docstring).
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+        ``finkel``, ``masters``, ``blitz`` or ``aseb``.
+    pieces : int, optional
+        Pieces per side (the rule set's own by default).
+    tol : float
+        Target distance of every value to the fixed point.
+    engine : {"auto", "numba", "numpy"}
+        ``auto`` is numba when installed. The numpy engine holds every move of a block
+        in memory (about 1 kB per position): small sizes only.
+    values : ndarray of float64, optional
+        Where to write the values (length ``Numbering(...).n_positions``), for example a
+        memory map of a table file; a new array by default.
+    first_block : int
+        Blocks before this one are already solved in ``values`` (resuming).
+    on_block : callable, optional
+        Called as ``on_block(stats)`` after each block (to flush a file, record progress).
+    threads : int, optional
+        Cores for the numba engine (numba's default, all of them, when None).
+    inner : float
+        Policy sweeps go on until the estimated distance is below ``inner`` times the
+        largest gain of the last improvement (or of the first sweep's change).
+    max_sweeps : int
+        Per block; :class:`~gamegraph.errors.ConvergenceError` beyond it.
+    progress : bool, optional
+        Blocks done, positions per second and time left on stderr (see
+        :func:`gamegraph._progress.wanted`).
+    """
+    ruleset = rule_set(rules, pieces)
+    numbering = Numbering(ruleset)
+    engine = _engine(engine)
+    blocks = numbering.blocks
+    first_block = check_int(first_block, "first_block", low=0, high=len(blocks))
+    if values is None:
+        values = large_array(numbering.n_positions, np.float64)
+    elif values.shape != (numbering.n_positions,) or values.dtype != np.float64:
+        raise InvalidArgumentError(
+            f"values must be float64 of length {numbering.n_positions:,}, "
+            f"got {values.dtype} of shape {values.shape}"
+        )
+    if engine == "numba":
+        ur_sweeps.compile_kernels()
+        import numba
+
+        threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
+        numba.set_num_threads(check_int(threads, "threads", low=1))
+    solution = BlockSolution(numbering, values, engine=engine)
+    done = blocks[first_block].start if first_block < len(blocks) else numbering.n_positions
+    with (
+        limit_blas(),
+        progress_bar(
+            numbering.n_positions, desc=f"ur {ruleset.name} {ruleset.pieces}: blocks",
+            unit="pos", progress=progress,
+        ) as bar,
+    ):  # fmt: skip
+        bar.update(done)
+        for block in blocks[first_block:]:
+            stats = _solve_one(numbering, block, values, engine, tol, inner, max_sweeps, threads)
+            solution.blocks.append(stats)
+            if on_block is not None:
+                on_block(stats)
+            sweeps = f"{stats.passes}+{stats.policy_sweeps} sweeps"
+            bar.set_postfix_str(f"block {block.index + 1}/{len(blocks)}, {sweeps}")
+            bar.update(block.size)
+    return solution
+
+
+def _solve_one(numbering, block, values, engine, tol, inner, max_sweeps, threads) -> BlockStats:
+    """Solve ``block`` in place in ``values`` (the blocks it leads to already solved)."""
+    started = time.perf_counter()
+    plan = sweep_plan(numbering, block)
+    values[block.start : block.stop] = 0.5
+    if engine == "numba":
+        passes, policy, change = _numba_block(
+            numbering, plan, values, tol, inner, max_sweeps, threads
+        )
+    else:
+        passes, policy, change = _numpy_block(numbering, plan, values, tol, max_sweeps)
+    return BlockStats(block, passes, policy, change, time.perf_counter() - started)
+
+
+def solve_block(
+    numbering: Numbering,
+    block: Block,
+    values: np.ndarray,
+    *,
+    tol: float = 1e-13,
+    engine: str = "auto",
+    threads: int | None = None,
+    inner: float = 1e-2,
+    max_sweeps: int = 10_000,
+) -> BlockStats:
+    """Solve one block in place in ``values`` (indexed by rank), the blocks its moves lead
+    to being solved already: the unit of work of :func:`solve_blocks` and of the Dask
+    graph (:mod:`.ur_dask`). Options as :func:`solve_blocks`.
+    """
+    engine = _engine(engine)
+    if engine == "numba":
+        ur_sweeps.compile_kernels()
+        import numba
+
+        threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
+        numba.set_num_threads(check_int(threads, "threads", low=1))
+    with limit_blas():
+        return _solve_one(numbering, block, values, engine, tol, inner, max_sweeps, threads)
+
+
+def peak_bytes(numbering: Numbering) -> int:
+    """Estimated peak memory of :func:`solve_blocks`: the values, and the largest block's
+    plan, choices and margins (about 48 bytes per item) with its plan's temporaries.
+    """
+    largest = max(block.size for block in numbering.blocks)
+    return 8 * numbering.n_positions + 36 * largest
+
+
+def solve_file(path, rules="finkel", pieces: int | None = None, **options) -> BlockSolution:
+    """:func:`solve_blocks` into a table file (:mod:`gamegraph.games.ur.value_file`).
+
+    The blocks are written as they are solved to ``path + ".partial"``, which a later
+    call with the same rules resumes from; when the last block is done the file gets
+    its digest and is renamed to ``path``. ``options`` go to :func:`solve_blocks`.
+
+    >>> import os, tempfile
+    >>> from gamegraph.games.ur.value_file import open_values
+    >>> path = os.path.join(tempfile.mkdtemp(), "finkel-2.npy")
+    >>> round(solve_file(path, "finkel", 2, progress=False).start_value, 6)
+    0.518573
+    >>> round(open_values(path).value("-/-"), 6), os.path.exists(path + ".partial")
+    (0.518573, False)
+    """
+    from .._files import check_output
+    from ..games.ur.value_file import start_partial
+
+    check_output(path, (".npy",))
+    numbering = Numbering(rule_set(rules, pieces))
+    partial = start_partial(os.fspath(path) + ".partial", numbering)
+    try:
+        values = large_array(numbering.n_positions, np.float64)
+        partial.read_done(values)
+        solution = solve_blocks(
+            numbering.ruleset,
+            values=values,
+            first_block=partial.blocks_done,
+            on_block=lambda stats: partial.write_block(stats.block.index, values),
+            **options,
+        )
+    except BaseException:
+        partial.close()
+        raise
+    partial.finish(path, values)
+    return solution

@@ -1,0 +1,411 @@
+r"""Every position of the Royal Game of Ur numbered 0 .. n - 1, without a hash map.
+
+A position is ``(mover, a, opp, b)``: the mover's pieces as a bit mask of its squares (bit
+``s - 1`` is square ``s``), how many it has borne off, and the same for the opponent in
+the opponent's own numbering (as :mod:`.positions` packs them). Its *rank* is computed
+from those four numbers with a few lookups in small tables.
+
+The rank
+--------
+Split each side's squares into its ``p`` private squares and the ``w`` tiles both sides
+walk. The shared tiles together show a ternary word ``s`` (each tile empty, the
+mover's, or the opponent's) with ``ms`` mover and ``os`` opponent pieces. With ``a`` and
+``b`` borne off, the mover may have at most ``N - a - ms`` pieces on its private
+squares and the opponent ``N - b - os``. The private masks are listed by popcount
+first, so the masks with at most ``k`` pieces are a prefix of that list, of length
+``F(k)`` (:attr:`RankTables.fewer`), and a mask's place in it (``priv_rank``) does not
+depend on ``k``. Words ``s`` are grouped by ``(ms, os)`` and ranked inside their group
+(``group_rank``). Then::
+
+    rank = group_start[a, b, ms, os]
+           + (group_rank[s] * F(N - a - ms) + priv_rank[mp]) * F(N - b - os) + priv_rank[op]
+
+which numbers the positions with neither side finished densely:
+:func:`count_nonterminal` of them.
+
+Blocks
+------
+Bearing off is the only move that changes ``a`` or ``b``, and it never undoes itself,
+so the positions with ``{a, b}`` borne off (either side to move) form a *block* that
+leads only to itself and to blocks with one more piece borne off. The numbering lays
+the blocks out in an order that solves them (most pieces borne off first): block ``k``
+holds ranks ``starts[k] .. starts[k + 1] - 1``, the ``(a, b)`` half before the
+``(b, a)`` half.
+
+Inside a block every move but a capture raises the *progress* (the sum of both sides'
+squares) and a capture lowers it: a capture takes a piece on a shared square (5 or
+more) with a throw of at most 4. Passing the turn keeps the board, so a position and
+its *twin* (the same board, the other side to move) have the same progress.
+
+The functions
+-------------
+:func:`rank`, :func:`unrank`, :func:`move` and :func:`progress` take plain integers or
+numpy arrays alike, and are written so that numba can compile them: the block solver
+(:mod:`gamegraph.analysis.ur_blocks`) runs them position by position in compiled code,
+or over whole arrays with numpy. They know the rules and nothing of solving.
+
+Examples
+--------
+>>> from gamegraph.games.ur import parse_position, rule_set
+>>> numbering = Numbering(rule_set("finkel", pieces=7))
+>>> numbering.n_positions      # the 137,913,936 boards less those where a side has won
+137870097
+>>> i = numbering.index("4,13+2/6+1")
+>>> numbering.position(i)
+UrState(mover=(4, 13), mover_off=2, opponent=(6,), opponent_off=1)
+>>> len(numbering.blocks), numbering.blocks[0]
+(28, Block(index=0, low=6, high=6, start=0, middle=217, stop=217))
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+from typing import NamedTuple
+
+import numpy as np
+
+from ...errors import InvalidArgumentError
+from .board import GEOMETRY
+from .counting import count_nonterminal
+from .rules import RuleSet, UrState, parse_position, position_problem, rule_set
+
+_BYTE = np.arange(256, dtype=np.int64)
+
+
+class RankTables(NamedTuple):
+    """The lookup tables of one rule set and piece count (numba reads them as a tuple).
+
+    Tables indexed by a mask's low byte (``*_lo``) and its high byte (``*_hi``) are
+    OR-ed (their bits never overlap) or added (sums).
+    """
+
+    pieces: int
+    length: int
+    pop: np.ndarray  # bits set in a byte
+    square_sum_lo: np.ndarray  # sum of the squares a byte's bits stand for
+    square_sum_hi: np.ndarray
+    priv_lo: np.ndarray  # a mask's private squares as p bits
+    priv_hi: np.ndarray
+    tile_lo: np.ndarray  # the mover's shared squares as w tile bits
+    tile_hi: np.ndarray
+    opp_tile_lo: np.ndarray  # the opponent's shared squares as the mover's tile bits
+    opp_tile_hi: np.ndarray
+    priv_rank: np.ndarray  # [private bits] place in (popcount, value) order
+    fewer: np.ndarray  # [k] private masks with at most k pieces (F(k))
+    tern: np.ndarray  # [tile bits] the ternary word with a digit 1 per bit
+    group_rank: np.ndarray  # [ternary word] place inside its (ms, os) group
+    group_start: np.ndarray  # [a, b, ms, os] first rank of the group (-1: empty)
+    starts: np.ndarray  # first rank of every non-empty group, ascending
+    start_a: np.ndarray  # that group's a, b, ms, os
+    start_b: np.ndarray
+    start_ms: np.ndarray
+    start_os: np.ndarray
+    member_offset: np.ndarray  # [ms, os] first place of the group in member_*
+    member_mover: np.ndarray  # tile bits of the mover, word by word in group order
+    member_opp: np.ndarray
+    priv_mask: np.ndarray  # [place in priv_rank order] the private squares as a mask
+    tiles_mover: np.ndarray  # [tile bits] the mover's squares
+    tiles_opp: np.ndarray  # [tile bits] the opponent's squares, in its numbering
+    opponent_square: np.ndarray  # [square 0 .. L + 1] the opponent's number (0: private)
+    rosette: np.ndarray  # [square 0 .. L + 1] 1 on a rosette
+    safe: bool
+    bonus: bool
+    throws: np.ndarray  # every throw, in order
+    probabilities: np.ndarray  # their probabilities (float64)
+
+
+class Block(NamedTuple):
+    """Positions with ``{low, high}`` borne off, either side to move: ranks start .. stop - 1.
+
+    The mover has borne off ``low`` in ranks ``start .. middle - 1`` and ``high`` in
+    ``middle .. stop - 1`` (none when ``low == high``: then ``middle == stop``).
+    """
+
+    index: int
+    low: int
+    high: int
+    start: int
+    middle: int
+    stop: int
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+
+# ---------------------------------------------------------------------------
+# The rank and the rules, for integers and arrays alike (compiled by the solver)
+# ---------------------------------------------------------------------------
+def progress(mover, opp, t):
+    """The sum of both sides' squares, each in its own numbering."""
+    return (
+        t.square_sum_lo[mover & 255] + t.square_sum_hi[mover >> 8]
+        + t.square_sum_lo[opp & 255] + t.square_sum_hi[opp >> 8]
+    )  # fmt: skip
+
+
+def rank(mover, a, opp, b, t):
+    """The number of position ``(mover, a, opp, b)`` (the module docstring gives the formula)."""
+    mover_tiles = t.tile_lo[mover & 255] | t.tile_hi[mover >> 8]
+    opp_tiles = t.opp_tile_lo[opp & 255] | t.opp_tile_hi[opp >> 8]
+    ms = t.pop[mover_tiles & 255] + t.pop[mover_tiles >> 8]
+    os = t.pop[opp_tiles & 255] + t.pop[opp_tiles >> 8]
+    word = t.tern[mover_tiles] + 2 * t.tern[opp_tiles]
+    mover_private = t.priv_rank[t.priv_lo[mover & 255] | t.priv_hi[mover >> 8]]
+    opp_private = t.priv_rank[t.priv_lo[opp & 255] | t.priv_hi[opp >> 8]]
+    return (
+        t.group_start[a, b, ms, os]
+        + (t.group_rank[word] * t.fewer[t.pieces - a - ms] + mover_private)
+        * t.fewer[t.pieces - b - os]
+        + opp_private
+    )
+
+
+def unrank(r, t):
+    """The position ``(mover, a, opp, b)`` numbered ``r``: :func:`rank` undone."""
+    k = np.searchsorted(t.starts, r, side="right") - 1
+    a, b, ms, os = t.start_a[k], t.start_b[k], t.start_ms[k], t.start_os[k]
+    q = r - t.starts[k]
+    f_opp = t.fewer[t.pieces - b - os]
+    f_mover = t.fewer[t.pieces - a - ms]
+    opp_private = q % f_opp
+    q = q // f_opp
+    mover_private = q % f_mover
+    member = t.member_offset[ms, os] + q // f_mover
+    mover = t.priv_mask[mover_private] | t.tiles_mover[t.member_mover[member]]
+    opp = t.priv_mask[opp_private] | t.tiles_opp[t.member_opp[member]]
+    return mover, a, opp, b
+
+
+def move(mover, a, opp, source, throw, t):
+    """Move the mover's piece on ``source`` (0: a waiting piece) ``throw`` squares on.
+
+    Returns ``(legal, mover, a, opp, again)`` after the move: ``a`` grows when the piece is
+    borne off, ``opp`` loses a captured piece, ``again`` says the mover throws again.
+    ``source + throw`` must be at most ``L + 1`` and ``throw`` at least 1.
+    """
+    dest = source + throw
+    if source == 0:
+        legal = t.pieces - t.pop[mover & 255] - t.pop[mover >> 8] - a > 0
+        left = mover
+    else:
+        here = 1 << (source - 1)
+        legal = (mover & here) != 0
+        left = mover & ~here
+    if dest == t.length + 1:
+        return legal, left, a + 1, opp, (opp < 0)  # (opp < 0): False, as a scalar or an array
+    there = 1 << (dest - 1)
+    legal = legal & ((mover & there) == 0)
+    again = t.rosette[dest] != 0
+    square = t.opponent_square[dest]
+    if square == 0:
+        return legal, left | there, a, opp, again | (opp < 0)
+    theirs = 1 << (square - 1)
+    captured = (opp & theirs) != 0
+    if t.safe and again:
+        return legal & ((opp & theirs) == 0), left | there, a, opp, again | (opp < 0)
+    return legal, left | there, a, opp & ~theirs, again | (captured & t.bonus)
+
+
+# ---------------------------------------------------------------------------
+# Building the tables
+# ---------------------------------------------------------------------------
+def _bits_table(squares_to_bits: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Tables for the low and high byte of a mask: the OR of ``squares_to_bits[s]``."""
+    low = np.zeros(256, dtype=np.int64)
+    high = np.zeros(256, dtype=np.int64)
+    for square, value in squares_to_bits.items():
+        byte, table = ((square - 1) % 8, low) if square <= 8 else ((square - 9) % 8, high)
+        table[(_BYTE >> byte) & 1 == 1] |= value
+    return low, high
+
+
+def _square_sums() -> tuple[np.ndarray, np.ndarray]:
+    low = np.zeros(256, dtype=np.int64)
+    high = np.zeros(256, dtype=np.int64)
+    for bit in range(8):
+        on = (_BYTE >> bit) & 1 == 1
+        low[on] += bit + 1
+        high[on] += bit + 9
+    return low, high
+
+
+def _popcounts(values: np.ndarray) -> np.ndarray:
+    return np.array([bin(int(v)).count("1") for v in values], dtype=np.int64)
+
+
+@lru_cache(maxsize=16)
+def _tables(name: str, pieces: int) -> tuple[RankTables, tuple[Block, ...]]:
+    ruleset = rule_set(name, pieces)
+    length, n = ruleset.length, pieces
+    if length > 16:
+        raise InvalidArgumentError(f"a path of {length} squares is longer than 16")
+    opponent_square = np.array(
+        [0] + [ruleset.opponent_square(s) for s in range(1, length + 1)] + [0], dtype=np.int64
+    )
+    rosette = np.array(
+        [0] + [int(ruleset.is_rosette(s)) for s in range(1, length + 1)] + [0], dtype=np.int64
+    )
+    private = [s for s in range(1, length + 1) if opponent_square[s] == 0]
+    shared = [s for s in range(1, length + 1) if opponent_square[s] != 0]
+    p, w = len(private), len(shared)
+
+    priv_lo, priv_hi = _bits_table({s: 1 << j for j, s in enumerate(private)})
+    tile_lo, tile_hi = _bits_table({s: 1 << j for j, s in enumerate(shared)})
+    opp_tile_lo, opp_tile_hi = _bits_table(
+        {int(opponent_square[s]): 1 << j for j, s in enumerate(shared)}
+    )
+
+    masks = np.arange(1 << p, dtype=np.int64)
+    by_count = np.lexsort((masks, _popcounts(masks)))
+    priv_rank = np.empty(1 << p, dtype=np.int32)
+    priv_rank[by_count] = np.arange(1 << p, dtype=np.int32)
+    priv_mask = np.zeros(1 << p, dtype=np.int64)
+    for j, s in enumerate(private):
+        priv_mask |= ((masks[by_count] >> j) & 1) << (s - 1)
+    fewer = np.array([sum(comb(p, j) for j in range(k + 1)) for k in range(n + 1)], np.int64)
+
+    tiles = np.arange(1 << w, dtype=np.int64)
+    tern = np.zeros(1 << w, dtype=np.int32)
+    tiles_mover = np.zeros(1 << w, dtype=np.int64)
+    tiles_opp = np.zeros(1 << w, dtype=np.int64)
+    for j, s in enumerate(shared):
+        on = (tiles >> j) & 1
+        tern += (on * 3**j).astype(np.int32)
+        tiles_mover |= on << (s - 1)
+        tiles_opp |= on << (int(opponent_square[s]) - 1)
+
+    # Ternary words: digit j is 0 (empty), 1 (mover) or 2 (opponent) on tile j.
+    words = np.arange(3**w, dtype=np.int64)
+    digits = (words[:, None] // 3 ** np.arange(w, dtype=np.int64)) % 3
+    weights = 1 << np.arange(w, dtype=np.int64)
+    word_mover = ((digits == 1) * weights).sum(axis=1)
+    word_opp = ((digits == 2) * weights).sum(axis=1)
+    ms_of, os_of = (digits == 1).sum(axis=1), (digits == 2).sum(axis=1)
+    by_group = np.lexsort((words, os_of, ms_of))
+    group_size = np.zeros((w + 1, w + 1), dtype=np.int64)
+    np.add.at(group_size, (ms_of, os_of), 1)
+    member_offset = (np.cumsum(group_size.reshape(-1)) - group_size.reshape(-1)).reshape(
+        w + 1, w + 1
+    )
+    group_rank = np.empty(3**w, dtype=np.int32)
+    group_rank[by_group] = (np.arange(3**w) - member_offset[ms_of, os_of][by_group]).astype(
+        np.int32
+    )
+
+    def f(k):
+        return int(fewer[min(k, n)]) if k >= 0 else 0
+
+    group_start = np.full((n, n, w + 1, w + 1), -1, dtype=np.int64)
+    found, blocks, next_rank = [], [], 0
+    pairs = sorted(
+        ((lo, hi) for lo in range(n) for hi in range(lo, n)), key=lambda x: (-sum(x), -x[1])
+    )
+    for index, (lo, hi) in enumerate(pairs):
+        first = middle = next_rank
+        for half, (a, b) in enumerate(((lo, hi), (hi, lo)) if lo != hi else ((lo, hi),)):
+            if half == 1:
+                middle = next_rank
+            for ms in range(w + 1):
+                for os in range(w + 1):
+                    size = int(group_size[ms, os]) * f(n - a - ms) * f(n - b - os)
+                    if size:
+                        group_start[a, b, ms, os] = next_rank
+                        found.append((next_rank, a, b, ms, os))
+                        next_rank += size
+        blocks.append(Block(index, lo, hi, first, middle if lo != hi else next_rank, next_rank))
+    found = np.array(found, dtype=np.int64)
+    pop = _popcounts(_BYTE)
+    sum_lo, sum_hi = _square_sums()
+    throws = np.array([t for t, _ in ruleset.dice.distribution], dtype=np.int64)
+    probabilities = np.array([float(q) for _, q in ruleset.dice.distribution])
+    tables = RankTables(
+        n, length, pop, sum_lo, sum_hi, priv_lo, priv_hi, tile_lo, tile_hi,
+        opp_tile_lo, opp_tile_hi, priv_rank, fewer, tern, group_rank, group_start,
+        found[:, 0].copy(), found[:, 1].copy(), found[:, 2].copy(), found[:, 3].copy(),
+        found[:, 4].copy(), member_offset, word_mover[by_group].astype(np.int32),
+        word_opp[by_group].astype(np.int32), priv_mask, tiles_mover, tiles_opp,
+        opponent_square, rosette, ruleset.safe_rosettes, ruleset.capture_bonus,
+        throws, probabilities,
+    )  # fmt: skip
+    return tables, tuple(blocks)
+
+
+class Numbering:
+    """The rank of every position of one rule set, its tables and its blocks.
+
+    Parameters
+    ----------
+    ruleset : RuleSet or str
+        The rules and piece count (a rule set's name takes its own count).
+
+    Attributes
+    ----------
+    ruleset : RuleSet
+    tables : RankTables
+    blocks : tuple of Block
+        In solving order: every block leads only to itself and to blocks before it.
+    n_positions : int
+        Positions with neither side finished, all numbered: ranks 0 .. n_positions - 1.
+
+    Examples
+    --------
+    >>> numbering = Numbering(rule_set("masters", pieces=2))
+    >>> numbering.n_positions, [block.size for block in numbering.blocks]
+    (20314, [277, 4274, 15763])
+    >>> numbering.index(numbering.position(1234)) == 1234
+    True
+    """
+
+    def __init__(self, ruleset):
+        ruleset = rule_set(ruleset) if isinstance(ruleset, str) else ruleset
+        if not isinstance(ruleset, RuleSet):
+            raise InvalidArgumentError(f"expected a rule set or its name, got {ruleset!r}")
+        self.ruleset = ruleset
+        self.tables, self.blocks = _tables(ruleset.name, ruleset.pieces)
+        self.n_positions = self.blocks[-1].stop
+        expected = count_nonterminal(*GEOMETRY[ruleset.name], ruleset.pieces)
+        if self.n_positions != expected:  # the numbering is dense or it is wrong
+            raise AssertionError(f"numbered {self.n_positions} positions, not {expected}")
+
+    def __len__(self) -> int:
+        return self.n_positions
+
+    def index(self, position) -> int:
+        """The rank of ``position`` (an :class:`UrState` or its written form).
+
+        >>> Numbering(rule_set("finkel", pieces=1)).index("-/-")
+        0
+        """
+        state = parse_position(position, self.ruleset) if isinstance(position, str) else position
+        problem = position_problem(state, self.ruleset) if isinstance(state, UrState) else None
+        if not isinstance(state, UrState) or problem:
+            raise InvalidArgumentError(f"position {position!r}: {problem or 'not a position'}")
+
+        def mask(squares):
+            return sum(1 << (s - 1) for s in squares)
+
+        return int(
+            rank(mask(state.mover), state.mover_off, mask(state.opponent), state.opponent_off,
+                 self.tables)
+        )  # fmt: skip
+
+    def position(self, index: int) -> UrState:
+        """The position numbered ``index``."""
+        if not 0 <= index < self.n_positions:
+            raise InvalidArgumentError(
+                f"position number {index!r} is outside 0 .. {self.n_positions - 1}"
+            )
+        mover, a, opp, b = (int(v) for v in unrank(index, self.tables))
+        length = self.tables.length
+
+        def squares(mask):
+            return tuple(s + 1 for s in range(length) if mask >> s & 1)
+
+        return UrState(squares(mover), a, squares(opp), b)
+
+    def block_of(self, index: int) -> Block:
+        """The block holding rank ``index``."""
+        starts = [block.start for block in self.blocks]
+        return self.blocks[int(np.searchsorted(starts, index, side="right")) - 1]

@@ -1,0 +1,105 @@
+"""The block solver against the explicit-graph solver, and its two engines against each other.
+
+The explicit graph (:func:`gamegraph.build` then :func:`gamegraph.solve`) stays the
+reference: every position it holds must have the same value here to 1e-12. Under
+masters rules (no throw of 0) it holds only the positions that can arise; the block
+solver solves every position. Four pieces (2.6 to 6.1 million positions, a minute and
+3 GiB per rule set on the explicit side) are checked by ``benchmarks/bench_ur_blocks.py
+--agree``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gamegraph import build, solve
+from gamegraph.analysis.ur_blocks import BlockSolution, solve_blocks, sweep_plan
+from gamegraph.errors import InvalidArgumentError
+from gamegraph.games.ur import RULESETS, Ur, decode, rule_set
+from gamegraph.games.ur.rank import Numbering, progress, rank, unrank
+
+numba = pytest.importorskip("numba")
+
+
+def explicit_values(ruleset):
+    """Ranks and values of every position of the explicit graph (numba engine)."""
+    graph = build(Ur(ruleset))
+    solution = solve(graph, engine="numba")
+    codes = graph.states.codes
+    mover, a, opp, b = decode(codes, ruleset.length)
+    ranks = rank(mover, a, opp, b, Numbering(ruleset).tables)
+    return ranks, np.asarray(solution.values[: len(codes)], dtype=np.float64)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("pieces", [1, 2, 3])
+def test_agrees_with_the_explicit_graph(name, pieces):
+    ruleset = rule_set(name, pieces)
+    ranks, expected = explicit_values(ruleset)
+    solution = solve_blocks(ruleset, engine="numba", progress=False)
+    assert np.abs(solution.values[ranks] - expected).max() < 1e-12
+
+
+@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("pieces", [1, 2])
+def test_numpy_engine_agrees_with_numba(name, pieces):
+    compiled = solve_blocks(name, pieces, engine="numba", progress=False)
+    plain = solve_blocks(name, pieces, engine="numpy", progress=False)
+    assert plain.engine == "numpy"
+    assert np.abs(compiled.values - plain.values).max() < 1e-12
+
+
+def test_one_core_and_two_agree():
+    one = solve_blocks("finkel", 3, engine="numba", threads=1, progress=False)
+    two = solve_blocks("finkel", 3, engine="numba", threads=2, progress=False)
+    assert np.abs(one.values - two.values).max() < 1e-12
+
+
+def test_published_endgames():
+    """King of Ur notes: one piece each on its last tile 4/7; one tile further back
+    116/161, and 74/161 with the other side to move."""
+    solution = solve_blocks("finkel", 2, progress=False)
+    assert abs(solution.value("14+1/14+1") - 4 / 7) < 1e-12
+    assert abs(solution.value("13+1/14+1") - 116 / 161) < 1e-12
+    assert abs(solution.value("14+1/13+1") - 74 / 161) < 1e-12
+
+
+def test_resumes_from_blocks_already_solved():
+    whole = solve_blocks("aseb", 2, progress=False)
+    values = np.full(whole.numbering.n_positions, np.nan)
+    seen = []
+    first = solve_blocks("aseb", 2, values=values, progress=False, on_block=seen.append)
+    assert [s.block.index for s in seen] == [0, 1, 2]
+    values[first.numbering.blocks[2].start :] = np.nan  # as if stopped after two blocks
+    again = solve_blocks("aseb", 2, values=values, first_block=2, progress=False)
+    assert [s.block.index for s in again.blocks] == [2]
+    assert np.abs(again.values - whole.values).max() < 1e-12
+
+
+def test_sweep_plan_orders_items_by_progress():
+    numbering = Numbering(rule_set("masters", 2))
+    for block in numbering.blocks:
+        plan = sweep_plan(numbering, block)
+        mover, _, opp, _ = unrank(plan.order.astype(np.int64), numbering.tables)
+        level = progress(mover, opp, numbering.tables)
+        assert (np.diff(level) <= 0).all()
+        # every position of the block is an item or an item's twin, once
+        covered = np.union1d(plan.order, plan.twin)
+        assert covered.tolist() == list(range(block.start, block.stop))
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(InvalidArgumentError, match="unknown engine 'gpu'"):
+        solve_blocks("finkel", 1, engine="gpu")
+    with pytest.raises(InvalidArgumentError, match="values must be float64 of length 217"):
+        solve_blocks("finkel", 1, values=np.zeros(10), progress=False)
+
+
+def test_solution_reads_positions():
+    solution = solve_blocks("finkel", 1, progress=False)
+    assert isinstance(solution, BlockSolution)
+    assert abs(solution.start_value - 0.5300498395248594) < 1e-12
+    assert solution.sweeps > 1
+    with pytest.raises(InvalidArgumentError, match="two of the mover's pieces"):
+        solution.value("5,5/-")

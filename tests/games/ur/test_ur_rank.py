@@ -1,0 +1,79 @@
+"""The rank numbering: dense, the inverse of unrank, the positions of the rules, in blocks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gamegraph.errors import InvalidArgumentError
+from gamegraph.games.ur import RULESETS, encode, legal_moves, play, rule_set, state_codes
+from gamegraph.games.ur.board import GEOMETRY
+from gamegraph.games.ur.counting import count_nonterminal
+from gamegraph.games.ur.rank import Numbering, move, rank, unrank
+
+
+@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("pieces", [1, 2, 3])
+def test_every_position_once(name, pieces):
+    ruleset = rule_set(name, pieces)
+    numbering = Numbering(ruleset)
+    t = numbering.tables
+    r = np.arange(numbering.n_positions)
+    mover, a, opp, b = unrank(r, t)
+    assert (rank(mover, a, opp, b, t) == r).all()
+    codes = np.sort(encode(mover, a, opp, b, ruleset.length))
+    assert (codes == state_codes(ruleset)).all()
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_seven_pieces_are_counted(name):
+    numbering = Numbering(rule_set(name, 7))
+    assert numbering.n_positions == count_nonterminal(*GEOMETRY[name], 7)
+    t = numbering.tables
+    sample = np.random.default_rng(7).integers(0, numbering.n_positions, 100_000)
+    assert (rank(*unrank(sample, t), t) == sample).all()
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_blocks_lead_only_to_themselves_and_earlier_blocks(name):
+    numbering = Numbering(rule_set(name, 3))
+    for block in numbering.blocks:
+        _, a, _, b = unrank(np.arange(block.start, block.stop), numbering.tables)
+        first = np.arange(block.start, block.stop) < block.middle
+        assert (a[first] == block.low).all() and (b[first] == block.high).all()
+        assert (a[~first] == block.high).all() and (b[~first] == block.low).all()
+    borne = [block.low + block.high for block in numbering.blocks]
+    assert borne == sorted(borne, reverse=True)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_moves_are_the_rules_moves(name):
+    """:func:`move` makes the moves of :func:`legal_moves` and :func:`play`, no others."""
+    ruleset = rule_set(name, 2)
+    numbering = Numbering(ruleset)
+    t = numbering.tables
+    for index in range(0, numbering.n_positions, 7):
+        state = numbering.position(index)
+        mover, a, opp, b = (int(v) for v in unrank(index, t))
+        for throw in range(1, 5):
+            made = []
+            for source in range(ruleset.length + 2 - throw):
+                legal, mover2, a2, opp2, again = move(mover, a, opp, source, throw, t)
+                if not legal or (source and not mover >> (source - 1) & 1):
+                    continue
+                if a2 == ruleset.pieces:
+                    made.append("WIN")
+                    continue
+                after = (mover2, a2, opp2, b) if again else (opp2, b, mover2, a2)
+                made.append((numbering.position(int(rank(*after, t))), not again))
+            expected = [play(state, m, ruleset) for m in legal_moves(state, throw, ruleset)]
+            assert made == [e if e[0] != "WIN" else "WIN" for e in expected]
+
+
+def test_positions_are_checked():
+    numbering = Numbering(rule_set("finkel", 2))
+    with pytest.raises(InvalidArgumentError, match="outside 0 .. 12868"):
+        numbering.position(12869)
+    with pytest.raises(InvalidArgumentError, match="two of the mover's pieces on square 5"):
+        numbering.index("5,5/-")
+    assert numbering.block_of(numbering.index("-/-")) is numbering.blocks[-1]
