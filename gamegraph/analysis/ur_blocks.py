@@ -235,20 +235,40 @@ def _settled(change: float, rate: _Rate, target: float) -> bool:
 # ---------------------------------------------------------------------------
 # The two engines, one block each
 # ---------------------------------------------------------------------------
-def _numba_block(numbering, plan, values, tol, inner, max_sweeps, threads):
-    """Modified policy iteration; (improvement passes, policy sweeps, last change)."""
+def _block_arrays(numbering, block, plan) -> ur_sweeps.BlockArrays:
+    """The working arrays of ``block`` (:class:`.ur_sweeps.BlockArrays`), values at 0.5."""
+    n = len(plan.order)
+    shape = (n, 2, int((numbering.tables.throws != 0).sum()))
+    where = large_array(block.size, np.int32)
+    places = np.arange(0, 2 * n, 2, dtype=np.int32)
+    where[plan.twin - block.start] = places + 1
+    where[plan.order - block.start] = places  # a position that is its own twin: its item
+    local = large_array(2 * n, np.float64)
+    local[:] = 0.5
+    return ur_sweeps.BlockArrays(
+        plan.order, plan.twin, block.start, block.stop, where, local,
+        large_array((n, 2), np.float64), large_array(shape, np.int32),
+        large_array(shape, np.float32),
+    )  # fmt: skip
+
+
+def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads):
+    """Modified policy iteration; (improvement passes, policy sweeps, last change).
+
+    The block's values are kept in sweep order while it is solved, then written to
+    ``values`` by rank.
+    """
     t = numbering.tables
-    shape = (len(plan.order), 2, int((t.throws != 0).sum()))
-    choices = large_array(shape, np.int32)
-    margins = large_array(shape, np.float32)
+    work = _block_arrays(numbering, block, plan)
     serial = BATCH if threads > 1 else len(plan.order)
-    change = ur_sweeps.full_sweep(plan, values, t, choices, margins, threads, serial)
+    stages = plan.stages
+    change = ur_sweeps.full_sweep(stages, values, work, t, threads, serial)
     drift = change  # the margins were measured while values moved
     target, passes, policy = max(tol / 2, inner * change), 1, 0
     while True:
         rate = _Rate()
         while True:
-            step = ur_sweeps.policy_sweep(plan, values, t, choices, margins, threads, serial)
+            step = ur_sweeps.policy_sweep(stages, values, work, t, threads, serial)
             policy += 1
             drift += step
             rate.add(step)
@@ -258,11 +278,12 @@ def _numba_block(numbering, plan, values, tol, inner, max_sweeps, threads):
                 raise ConvergenceError(
                     f"no fixed point after {max_sweeps} sweeps (change {step:.1e})"
                 )
-        changed, gain = ur_sweeps.improve(plan, values, t, choices, margins, drift, tol / 10,
-                                          threads)  # fmt: skip
+        changed, gain, _ = ur_sweeps.improve(values, work, t, drift, tol / 10, threads)
         passes += 1
         drift = 0.0
         if not changed and target <= tol / 2:
+            values[plan.twin] = work.local[1::2]
+            values[plan.order] = work.local[0::2]
             return passes, policy, step
         target = max(tol / 2, inner * gain) if changed else tol / 2
 
@@ -444,7 +465,7 @@ def _solve_one(numbering, block, values, engine, tol, inner, max_sweeps, threads
     values[block.start : block.stop] = 0.5
     if engine == "numba":
         passes, policy, change = _numba_block(
-            numbering, plan, values, tol, inner, max_sweeps, threads
+            numbering, block, plan, values, tol, inner, max_sweeps, threads
         )
     else:
         passes, policy, change = _numpy_block(numbering, plan, values, tol, max_sweeps)

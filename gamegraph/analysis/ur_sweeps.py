@@ -14,11 +14,19 @@ together, exactly::
 leads to higher progress, which this sweep has already updated: so only captures read
 values from the sweep before (Gauss-Seidel).
 
+While a block is solved its values live in sweep order (:class:`BlockArrays`): item
+``i`` holds ``local[2 i]`` (its position) and ``local[2 i + 1]`` (the twin). A sweep
+then writes in order, and most of its reads fall a few progress levels behind the
+write, in memory it has just touched (a window of tens of MB at most for 7 pieces,
+instead of the whole 1.1 GB table). Moves that leave the block (bearing a piece off, or
+winning) lead to values already final: the chosen ones are summed once into ``fixed``.
+
 Three passes over a block's items:
 
-* :func:`full_sweep` takes the best move of every throw and writes its choice (the
-  successor's rank times 2, plus 1 when the turn passes; -1 for the win, -2 when the
-  throw passes on the same board) and its margin over the next best move;
+* :func:`full_sweep` takes the best move of every throw and writes its choice (``2 j``
+  plus 1 when the turn passes, for the successor at ``local[j]``; :data:`FIXED` when the
+  move leaves the block, :data:`NO_MOVE` when the throw has none) and its margin over
+  the next best move;
 * :func:`policy_sweep` follows the written choices (no moves made, no ranks computed):
   many of them evaluate a policy between two improvements (modified policy iteration);
 * :func:`improve` writes no value: it makes the moves again where a choice may no
@@ -33,6 +41,7 @@ Without numba the same functions run as plain Python (slow: tests and tiny block
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 import numpy as np
 
@@ -41,6 +50,15 @@ from ..games.ur import rank as _rank
 
 #: Items one core sweeps before taking the next group of a stage.
 GROUP = 512
+#: A choice that leaves the block (its value is in ``fixed``).
+FIXED = -1
+#: A throw with no legal move: the turn passes on the same board.
+NO_MOVE = -2
+# Kinds of listed moves: the mover throws again, the turn passes (the value is 1 - v),
+# the mover wins. _STAYS and _PASSES are added to twice the successor's place.
+_STAYS = 0
+_PASSES = 1
+_WINS = 2
 
 rank = _rank.rank
 unrank = _rank.unrank
@@ -48,6 +66,38 @@ move = _rank.move
 prange = range
 
 _compiled = False
+
+
+class BlockArrays(NamedTuple):
+    """One block's working arrays while it is solved (``n`` items, ``k`` throws with moves).
+
+    Attributes
+    ----------
+    order, twin : ndarray of int32, shape (n,)
+        Rank of each item's position and of its twin, in sweep order.
+    start, stop : int
+        The block's ranks.
+    where : ndarray of int32, shape (stop - start,)
+        For rank ``start + r``, its place in ``local``.
+    local : ndarray of float64, shape (2 n,)
+        The block's values in sweep order.
+    fixed : ndarray of float64, shape (n, 2)
+        Each side's sum of probability times value over the throws whose choice leaves
+        the block.
+    choices : ndarray of int32, shape (n, 2, k)
+    margins : ndarray of float32, shape (n, 2, k)
+        How far each choice led the next best move when it was last measured.
+    """
+
+    order: np.ndarray
+    twin: np.ndarray
+    start: int
+    stop: int
+    where: np.ndarray
+    local: np.ndarray
+    fixed: np.ndarray
+    choices: np.ndarray
+    margins: np.ndarray
 
 
 def available() -> bool:
@@ -74,19 +124,21 @@ def compile_kernels() -> None:
     for name, function in (("rank", _rank.rank), ("unrank", _rank.unrank), ("move", _rank.move)):
         module[name] = numba.njit(cache=True, inline="always")(function)
     for name in (
-        "_options",
+        "_list_moves",
+        "_read_moves",
+        "_pick",
         "_margin",
         "_shrink",
-        "_add_choice",
-        "_best",
+        "_chosen_value",
         "_chosen",
         "_pair",
-        "_full_item",
-        "_policy_item",
-        "_improve_side",
-        "_improve_item",
+        "_buffers",
     ):
         module[name] = numba.njit(cache=True, inline="always")(module[name])
+    # Each range is compiled once, with its helpers inlined; the parallel sweeps call it
+    # per group of items (inlining it there too made numba's compile take minutes).
+    for name in ("_full_range", "_policy_range", "_improve_range"):
+        module[name] = numba.njit(cache=True)(module[name])
     module["prange"] = numba.prange
     for name in ("_full", "_policy", "_improve"):
         module[name] = numba.njit(cache=True, parallel=True)(module[name])
@@ -94,16 +146,16 @@ def compile_kernels() -> None:
 
 
 # ---------------------------------------------------------------------------
-# One position, one item
+# The moves of one item, in three phases. The moves of both sides are listed first
+# (ranks from small tables), then their places and values are read, then the best of
+# each throw is picked: the reads of an item, which miss the cache, do not wait on each
+# other.
 # ---------------------------------------------------------------------------
-def _options(mover, a, opp, b, values, t, throw):  # pragma: no cover - runs compiled
-    """The best and second best move after ``throw``: (best code, best value, second value).
+def _list_moves(mover, a, opp, b, t, throw, ranks, kinds, n):  # pragma: no cover - compiled
+    """Append the moves of ``throw`` to ``ranks``/``kinds`` from ``n`` on; the new end.
 
-    Codes as written in ``choices``; values -1.0 when there is no such move.
+    A kind is :data:`_STAYS` (the mover throws again), :data:`_PASSES` or :data:`_WINS`.
     """
-    best = -1.0
-    second = -1.0
-    code = -2
     for source in range(t.length + 2 - throw):
         if source > 0 and (mover >> (source - 1)) & 1 == 0:
             continue
@@ -111,23 +163,57 @@ def _options(mover, a, opp, b, values, t, throw):  # pragma: no cover - runs com
         if not legal:
             continue
         if a2 == t.pieces:
-            value = 1.0
-            found = -1
+            kinds[n] = _WINS
         elif again:
-            r = rank(mover2, a2, opp2, b, t)
-            value = values[r]
-            found = 2 * r
+            ranks[n] = rank(mover2, a2, opp2, b, t)
+            kinds[n] = _STAYS
         else:
-            r = rank(opp2, b, mover2, a2, t)
-            value = 1.0 - values[r]
-            found = 2 * r + 1
+            ranks[n] = rank(opp2, b, mover2, a2, t)
+            kinds[n] = _PASSES
+        n += 1
+    return n
+
+
+def _read_moves(
+    values, where, start, stop, local, ranks, kinds, codes, found, n
+):  # pragma: no cover
+    """The choice code and the value of each listed move."""
+    for m in range(n):
+        if kinds[m] == _WINS:
+            codes[m] = FIXED
+            found[m] = 1.0
+            continue
+        r = ranks[m]
+        if start <= r < stop:
+            place = where[r - start]
+            value = local[place]
+            codes[m] = 2 * place + kinds[m]
+        else:
+            value = values[r]
+            codes[m] = FIXED
+        found[m] = 1.0 - value if kinds[m] == _PASSES else value
+
+
+def _pick(codes, found, low, high):  # pragma: no cover - runs compiled
+    """The moves ``low .. high - 1`` of one throw: (best choice, best value, second value,
+    best fixed value); values -1.0 when there is no such move. The best fixed value is
+    that of the best move leaving the block (it never changes).
+    """
+    best = -1.0
+    second = -1.0
+    fixed = -1.0
+    code = NO_MOVE
+    for m in range(low, high):
+        value = found[m]
+        if codes[m] == FIXED:
+            fixed = max(fixed, value)
         if value > best:
             second = best
             best = value
-            code = found
+            code = codes[m]
         elif value > second:
             second = value
-    return code, best, second
+    return code, best, second, fixed
 
 
 def _margin(best, second):  # pragma: no cover - runs compiled
@@ -144,40 +230,15 @@ def _shrink(margin, drift):  # pragma: no cover - runs compiled
     return margin * 0.999999 - 2.0 * drift
 
 
-def _add_choice(values, code, p, total, passing):  # pragma: no cover - runs compiled
-    """(A, c) with one throw of probability ``p`` and choice ``code`` added."""
-    if code == -2:
-        return total, passing + p
-    if code == -1:
-        return total + p, passing
-    if code & 1:
-        return total + p * (1.0 - values[code >> 1]), passing
-    return total + p * values[code >> 1], passing
+def _chosen_value(local, code):  # pragma: no cover - runs compiled
+    """The value a choice inside the block leaves (``code >= 0``)."""
+    value = local[code >> 1]
+    return 1.0 - value if code & 1 else value
 
 
-def _best(mover, a, opp, b, values, t, choices, margins, item, side):  # pragma: no cover
-    """(A, c) of position (mover, a, opp, b) with the best move of each throw; writes each
-    throw's choice and margin.
-    """
-    total = 0.0
-    passing = 0.0
-    k = 0
-    for j in range(len(t.throws)):
-        p = t.probabilities[j]
-        if t.throws[j] == 0:
-            passing += p
-            continue
-        code, best, second = _options(mover, a, opp, b, values, t, t.throws[j])
-        total, passing = _add_choice(values, code, p, total, passing)
-        choices[item, side, k] = code
-        margins[item, side, k] = _margin(best, second)
-        k += 1
-    return total, passing
-
-
-def _chosen(values, t, choices, item, side):  # pragma: no cover - runs compiled
+def _chosen(local, fixed, choices, t, item, side):  # pragma: no cover - runs compiled
     """(A, c) of one side of an item along its written choices."""
-    total = 0.0
+    total = fixed[item, side]
     passing = 0.0
     k = 0
     for j in range(len(t.throws)):
@@ -185,185 +246,247 @@ def _chosen(values, t, choices, item, side):  # pragma: no cover - runs compiled
         if t.throws[j] == 0:
             passing += p
             continue
-        total, passing = _add_choice(values, choices[item, side, k], p, total, passing)
+        code = choices[item, side, k]
+        if code >= 0:
+            total += p * _chosen_value(local, code)
+        elif code == NO_MOVE:
+            passing += p
         k += 1
     return total, passing
 
 
-def _pair(values, r1, r2, total1, passing1, total2, passing2):  # pragma: no cover - compiled
-    """Write the item's two values (solved together); the larger change."""
-    if r1 == r2:
-        v1 = (total1 + passing1) / (1.0 + passing1)
-        change = abs(v1 - values[r1])
-        values[r1] = v1
-        return change
-    den = 1.0 - passing1 * passing2
-    if den <= 0.0:  # neither side can ever move: no throw ends the game
-        v1 = v2 = 0.5
+def _pair(local, i, alone, total1, passing1, total2, passing2):  # pragma: no cover - compiled
+    """Write item ``i``'s two values (solved together); the larger change."""
+    if alone:
+        v1 = v2 = (total1 + passing1) / (1.0 + passing1)
     else:
-        v1 = (total1 + passing1 - passing1 * (total2 + passing2)) / den
-        v2 = total2 + passing2 * (1.0 - v1)
-    change = max(abs(v1 - values[r1]), abs(v2 - values[r2]))
-    values[r1] = v1
-    values[r2] = v2
+        den = 1.0 - passing1 * passing2
+        if den <= 0.0:  # neither side can ever move: no throw ends the game
+            v1 = v2 = 0.5
+        else:
+            v1 = (total1 + passing1 - passing1 * (total2 + passing2)) / den
+            v2 = total2 + passing2 * (1.0 - v1)
+    change = max(abs(v1 - local[2 * i]), abs(v2 - local[2 * i + 1]))
+    local[2 * i] = v1
+    local[2 * i + 1] = v2
     return change
 
 
-def _full_item(i, order, twin, values, t, choices, margins):  # pragma: no cover - compiled
-    r1 = order[i]
-    r2 = twin[i]
-    mover, a, opp, b = unrank(r1, t)
-    total1, passing1 = _best(mover, a, opp, b, values, t, choices, margins, i, 0)
-    total2, passing2 = total1, passing1
-    if r2 != r1:
-        total2, passing2 = _best(opp, b, mover, a, values, t, choices, margins, i, 1)
-    return _pair(values, r1, r2, total1, passing1, total2, passing2)
-
-
-def _policy_item(i, order, twin, values, t, choices, margins):  # pragma: no cover - compiled
-    r1 = order[i]
-    r2 = twin[i]
-    total1, passing1 = _chosen(values, t, choices, i, 0)
-    total2, passing2 = total1, passing1
-    if r2 != r1:
-        total2, passing2 = _chosen(values, t, choices, i, 1)
-    return _pair(values, r1, r2, total1, passing1, total2, passing2)
-
-
-def _improve_side(
-    mover, a, opp, b, values, t, choices, margins, item, side, drift, eps
-):  # pragma: no cover
-    """Check one side's choices against values that moved by ``drift`` at most since its
-    margins were measured; (choices changed, largest gain).
+def _buffers(t):  # pragma: no cover - runs compiled
+    """Room for every move of an item: (ranks, kinds, codes, values, where each throw's
+    moves start, by side and throw).
     """
+    room = 2 * len(t.throws) * (t.length + 2)
+    return (np.empty(room, np.int64), np.empty(room, np.int64), np.empty(room, np.int64),
+            np.empty(room, np.float64), np.zeros((2, len(t.throws) + 1), np.int64))  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# Runs of items (the parallel sweeps hand each core groups of them). The block's
+# arrays are taken out of their tuple once: read through it inside the loop, each
+# access counted a reference, and the sweeps ran five times slower.
+# ---------------------------------------------------------------------------
+def _full_range(values, w, t, low, high):  # pragma: no cover - runs compiled
+    order, twin, start, stop, where, local, fixed, choices, margins = w
+    ranks, kinds, codes, found, first = _buffers(t)
+    change = 0.0
+    for i in range(low, high):
+        sides = 1 if order[i] == twin[i] else 2
+        mover, a, opp, b = unrank(order[i], t)
+        n = 0
+        for side in range(sides):
+            k = 0
+            for j in range(len(t.throws)):
+                if t.throws[j] == 0:
+                    continue
+                first[side, k] = n
+                if side == 0:
+                    n = _list_moves(mover, a, opp, b, t, t.throws[j], ranks, kinds, n)
+                else:
+                    n = _list_moves(opp, b, mover, a, t, t.throws[j], ranks, kinds, n)
+                k += 1
+            first[side, k] = n
+        _read_moves(values, where, start, stop, local, ranks, kinds, codes, found, n)
+        total1 = passing1 = total2 = passing2 = 0.0
+        for side in range(sides):
+            total = 0.0
+            passing = 0.0
+            settled = 0.0
+            k = 0
+            for j in range(len(t.throws)):
+                p = t.probabilities[j]
+                if t.throws[j] == 0:
+                    passing += p
+                    continue
+                code, best, second, _ = _pick(codes, found, first[side, k], first[side, k + 1])
+                if code == NO_MOVE:
+                    passing += p
+                else:
+                    total += p * best
+                    if code == FIXED:
+                        settled += p * best
+                choices[i, side, k] = code
+                margins[i, side, k] = _margin(best, second)
+                k += 1
+            fixed[i, side] = settled
+            if side == 0:
+                total1, passing1 = total, passing
+            else:
+                total2, passing2 = total, passing
+        change = max(change, _pair(local, i, sides == 1, total1, passing1, total2, passing2))
+    return change
+
+
+def _policy_range(values, w, t, low, high):  # pragma: no cover - runs compiled
+    order, twin, _, _, _, local, fixed, choices, _ = w
+    change = 0.0
+    for i in range(low, high):
+        alone = order[i] == twin[i]
+        total1, passing1 = _chosen(local, fixed, choices, t, i, 0)
+        total2, passing2 = total1, passing1
+        if not alone:
+            total2, passing2 = _chosen(local, fixed, choices, t, i, 1)
+        change = max(change, _pair(local, i, alone, total1, passing1, total2, passing2))
+    return change
+
+
+def _improve_range(values, w, t, drift, eps, low, high):  # pragma: no cover - runs compiled
+    order, twin, start, stop, where, local, fixed, choices, margins = w
+    ranks, kinds, codes, found, first = _buffers(t)
     changed = 0
     gain = 0.0
-    k = 0
-    for j in range(len(t.throws)):
-        throw = t.throws[j]
-        if throw == 0:
+    made = 0
+    for i in range(low, high):
+        sides = 1 if order[i] == twin[i] else 2
+        n = 0
+        mover = a = opp = b = 0
+        made_here = False
+        for side in range(sides):
+            k = 0
+            for j in range(len(t.throws)):
+                if t.throws[j] == 0:
+                    continue
+                first[side, k] = n
+                if margins[i, side, k] > 2.0 * drift:  # still best (action elimination)
+                    margins[i, side, k] = _shrink(margins[i, side, k], drift)
+                else:
+                    if not made_here:
+                        made_here = True
+                        made += 1
+                        mover, a, opp, b = unrank(order[i], t)
+                    if side == 0:
+                        n = _list_moves(mover, a, opp, b, t, t.throws[j], ranks, kinds, n)
+                    else:
+                        n = _list_moves(opp, b, mover, a, t, t.throws[j], ranks, kinds, n)
+                    if n == first[side, k]:  # no legal move: nothing to choose
+                        margins[i, side, k] = 1e30
+                k += 1
+            first[side, k] = n
+        if n == 0:
             continue
-        if margins[item, side, k] > 2.0 * drift:
-            margins[item, side, k] = _shrink(margins[item, side, k], drift)
-        else:
-            old = choices[item, side, k]
-            code, best, second = _options(mover, a, opp, b, values, t, throw)
-            kept, passing = _add_choice(values, old, 1.0, 0.0, 0.0)
-            if old != code and best > kept + eps:
-                choices[item, side, k] = code
-                changed += 1
-                gain = max(gain, best - kept)
-                margins[item, side, k] = _margin(best, second)
-            elif old != code:  # a near tie: keep the move, look again next time
-                margins[item, side, k] = 0.0
-            else:
-                margins[item, side, k] = _margin(best, second)
-        k += 1
-    return changed, gain
-
-
-def _improve_item(i, order, twin, values, t, choices, margins, drift, eps):  # pragma: no cover
-    settled = True
-    for side in range(2 if order[i] != twin[i] else 1):
-        for k in range(margins.shape[2]):
-            settled = settled and margins[i, side, k] > 2.0 * drift
-    if settled:  # no position to make: every margin just shrinks
-        for side in range(2 if order[i] != twin[i] else 1):
-            for k in range(margins.shape[2]):
-                margins[i, side, k] = _shrink(margins[i, side, k], drift)
-        return 0, 0.0
-    mover, a, opp, b = unrank(order[i], t)
-    changed, gain = _improve_side(mover, a, opp, b, values, t, choices, margins, i, 0, drift, eps)
-    if order[i] != twin[i]:
-        more, bigger = _improve_side(
-            opp, b, mover, a, values, t, choices, margins, i, 1, drift, eps
-        )
-        changed += more
-        gain = max(gain, bigger)
-    return changed, gain
+        _read_moves(values, where, start, stop, local, ranks, kinds, codes, found, n)
+        for side in range(sides):
+            k = 0
+            for j in range(len(t.throws)):
+                if t.throws[j] == 0:
+                    continue
+                if first[side, k] < first[side, k + 1]:
+                    old = choices[i, side, k]
+                    code, best, second, constant = _pick(codes, found, first[side, k],
+                                                         first[side, k + 1])  # fmt: skip
+                    kept = constant if old == FIXED else _chosen_value(local, old)
+                    if old != code and best > kept + eps:
+                        p = t.probabilities[j]
+                        if old == FIXED:
+                            fixed[i, side] -= p * kept
+                        if code == FIXED:
+                            fixed[i, side] += p * best
+                        choices[i, side, k] = code
+                        changed += 1
+                        gain = max(gain, best - kept)
+                        margins[i, side, k] = _margin(best, second)
+                    elif old != code:  # a near tie: keep the move, look again next time
+                        margins[i, side, k] = 0.0
+                    else:
+                        margins[i, side, k] = _margin(best, second)
+                k += 1
+    return changed, gain, made
 
 
 # ---------------------------------------------------------------------------
-# Sweeps (the two are one loop; numba compiles each with its item function)
+# Sweeps
 # ---------------------------------------------------------------------------
-def _full(order, twin, values, t, choices, margins, stages, threads, serial):  # pragma: no cover
+def _full(values, w, t, stages, threads, serial):  # pragma: no cover - runs compiled
     worst = np.zeros(threads)
     for s in range(len(stages) - 1):
         low, high = stages[s], stages[s + 1]
         if high - low <= serial:
-            for i in range(low, high):
-                worst[0] = max(worst[0], _full_item(i, order, twin, values, t, choices, margins))
+            worst[0] = max(worst[0], _full_range(values, w, t, low, high))
             continue
         for thread in prange(threads):
             change = 0.0
             for group in range(low + thread * GROUP, high, threads * GROUP):
-                for i in range(group, min(group + GROUP, high)):
-                    change = max(change, _full_item(i, order, twin, values, t, choices, margins))
+                end = min(group + GROUP, high)
+                change = max(change, _full_range(values, w, t, group, end))
             worst[thread] = max(worst[thread], change)
     return worst.max()
 
 
-def _policy(order, twin, values, t, choices, margins, stages, threads, serial):  # pragma: no cover
+def _policy(values, w, t, stages, threads, serial):  # pragma: no cover - runs compiled
     worst = np.zeros(threads)
     for s in range(len(stages) - 1):
         low, high = stages[s], stages[s + 1]
         if high - low <= serial:
-            for i in range(low, high):
-                worst[0] = max(worst[0], _policy_item(i, order, twin, values, t, choices, margins))
+            worst[0] = max(worst[0], _policy_range(values, w, t, low, high))
             continue
         for thread in prange(threads):
             change = 0.0
             for group in range(low + thread * GROUP, high, threads * GROUP):
-                for i in range(group, min(group + GROUP, high)):
-                    change = max(change, _policy_item(i, order, twin, values, t, choices, margins))
+                end = min(group + GROUP, high)
+                change = max(change, _policy_range(values, w, t, group, end))
             worst[thread] = max(worst[thread], change)
     return worst.max()
 
 
-def _improve(order, twin, values, t, choices, margins, drift, eps, threads):  # pragma: no cover
+def _improve(values, w, t, drift, eps, threads):  # pragma: no cover - runs compiled
     changed = np.zeros(threads, dtype=np.int64)
+    made = np.zeros(threads, dtype=np.int64)
     gain = np.zeros(threads)
-    n = len(order)
+    n = len(w.order)
     for thread in prange(threads):
         for group in range(thread * GROUP, n, threads * GROUP):
-            for i in range(group, min(group + GROUP, n)):
-                more, bigger = _improve_item(i, order, twin, values, t, choices, margins,
-                                             drift, eps)  # fmt: skip
-                changed[thread] += more
-                gain[thread] = max(gain[thread], bigger)
-    return changed.sum(), gain.max()
+            end = min(group + GROUP, n)
+            more, bigger, items = _improve_range(values, w, t, drift, eps, group, end)
+            changed[thread] += more
+            made[thread] += items
+            gain[thread] = max(gain[thread], bigger)
+    return changed.sum(), gain.max(), made.sum()
 
 
-def full_sweep(plan, values, tables, choices, margins, threads: int, serial: int) -> float:
-    """One sweep taking the best move everywhere; writes ``choices`` and ``margins`` (how far
-    each chosen move leads the next, float32); returns the largest change of a value.
+def full_sweep(stages, values, work: BlockArrays, tables, threads: int, serial: int) -> float:
+    """One sweep taking the best move everywhere; writes the choices, their margins (how
+    far each chosen move leads the next, float32) and ``fixed``; returns the largest
+    change of a value.
 
-    ``plan`` holds the block's ``order``, ``twin`` and ``stages``
-    (:class:`gamegraph.analysis.ur_blocks.SweepPlan`); stages of at most ``serial``
-    items run on one core.
+    ``stages`` cut the items into runs that end with a barrier; stages of at most
+    ``serial`` items run on one core. ``values`` (by rank) holds the blocks already
+    solved.
     """
-    return float(
-        _full(plan.order, plan.twin, values, tables, choices, margins, plan.stages, threads,
-              serial)
-    )  # fmt: skip
+    return float(_full(values, work, tables, stages, threads, serial))
 
 
-def policy_sweep(plan, values, tables, choices, margins, threads: int, serial: int) -> float:
+def policy_sweep(stages, values, work: BlockArrays, tables, threads: int, serial: int) -> float:
     """One sweep along the written choices; the largest change of a value."""
-    return float(
-        _policy(plan.order, plan.twin, values, tables, choices, margins, plan.stages, threads,
-                serial)
-    )  # fmt: skip
+    return float(_policy(values, work, tables, stages, threads, serial))
 
 
-def improve(plan, values, tables, choices, margins, drift: float, eps: float, threads: int):
-    """Policy improvement without writing values: (choices changed, largest gain).
+def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads: int):
+    """Policy improvement without writing values: (choices changed, largest gain, made).
 
     A throw whose choice led the next move by more than twice ``drift`` (the most any
     value has moved since its margin was measured) keeps it unseen (action
     elimination); the others are made again, and a move replaces the choice when it
-    is better by more than ``eps``.
+    is better by more than ``eps``. ``made``: the items whose moves were made.
     """
-    changed, gain = _improve(plan.order, plan.twin, values, tables, choices, margins,
-                             drift, eps, threads)  # fmt: skip
-    return int(changed), float(gain)
+    changed, gain, made = _improve(values, work, tables, drift, eps, threads)
+    return int(changed), float(gain), int(made)
