@@ -9,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: gallery test lint packaging bench clean
+.PHONY: gallery test test-slow lint packaging bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,13 @@ gallery: $(STAMP)
 test: $(STAMP)
 	@./scripts/ensure-browser
 	$(BIN)/python -m pytest -n 2 --dist loadfile
+
+# Only the tests marked slow, which `make test` leaves out (pyproject.toml's addopts): the
+# Ur block solver against the explicit graph at 4 pieces, one test per rule set, two at
+# once (--dist load spreads one file's tests over both workers); -rP prints each one's
+# largest difference.
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist load -m slow -rP --durations=0
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

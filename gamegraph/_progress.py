@@ -16,8 +16,6 @@ from __future__ import annotations
 import contextlib
 import sys
 
-from tqdm import tqdm
-
 
 def wanted(progress: bool | None) -> bool:
     """Whether to show progress: as asked, or when stderr is a terminal.
@@ -41,6 +39,8 @@ def progress_bar(total=None, *, desc: str, unit: str = "it", progress: bool | No
     >>> with progress_bar(3, desc="solving", progress=False) as bar:
     ...     bar.update(3)
     """
+    from tqdm import tqdm  # here, not at import: a quick command never draws a bar
+
     return tqdm(
         total=total,
         desc=desc,

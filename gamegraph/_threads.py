@@ -91,5 +91,15 @@ def limit_blas(threads: int | None = None) -> Iterator[int]:
     'done with BLAS limited to one thread'
     """
     allowed = blas_threads(threads)
+    _load_blas()
     with threadpool_limits(limits=allowed, user_api="blas"):
         yield allowed
+
+
+def _load_blas() -> None:
+    """Load every BLAS the solvers call before limiting them: scipy brings its own
+    OpenBLAS besides numpy's, and gamegraph imports scipy where it is used (a quick
+    command never loads it), so it may not be loaded yet; a limit set before a library is
+    loaded does not reach it.
+    """
+    import scipy.sparse.linalg  # noqa: F401

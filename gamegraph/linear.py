@@ -23,8 +23,6 @@ import warnings
 from fractions import Fraction
 
 import numpy as np
-import scipy.sparse
-import scipy.sparse.linalg
 
 from .errors import ConvergenceError
 
@@ -55,6 +53,9 @@ def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
         if _flint is not None and size <= FLINT_MAX_SIZE:
             return _solve_flint(rows, cols, coefficients, b, size)
         return _solve_rational(rows, cols, coefficients, b, size)
+    import scipy.sparse  # here, not at import: scipy takes 0.1 s to load, and a quick
+    import scipy.sparse.linalg  # command (``gamegraph ur advise``) never solves
+
     matrix = scipy.sparse.csc_matrix(
         (np.asarray(coefficients, dtype=np.float64), (rows, cols)), shape=(size, size)
     )
@@ -75,6 +76,8 @@ def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
 
 def _solve_iterative(matrix, b):
     """BiCGSTAB's solution when it converges with a residual below ITERATIVE_RESIDUAL, else None."""
+    import scipy.sparse.linalg
+
     x, info = scipy.sparse.linalg.bicgstab(matrix, b, rtol=1e-16, maxiter=1000)
     if (
         info != 0

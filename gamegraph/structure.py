@@ -15,8 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from . import _kernels
 from .csr import expand_ranges
@@ -67,6 +65,9 @@ def condense(graph) -> Condensation:
             n, graph.outcome_ptr, graph.option_ptr, graph.option_target
         )
         return Condensation(component=component, cyclic=cyclic, levels=levels)
+    from scipy.sparse import csr_matrix  # here, not at import: scipy takes 0.1 s to load
+    from scipy.sparse.csgraph import connected_components
+
     sources = graph.outcome_state[graph.option_outcome]
     targets = graph.option_target
     adjacency = csr_matrix((np.ones(len(targets), dtype=np.int8), (sources, targets)), shape=(n, n))

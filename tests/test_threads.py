@@ -208,3 +208,19 @@ def test_import_changes_no_thread_setting():
         "assert before == after, (before, after)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_the_limit_reaches_scipys_blas_loaded_late():
+    """gamegraph imports scipy where it is used (a quick command never loads it); the
+    limit still reaches the OpenBLAS scipy brings besides numpy's."""
+    code = (
+        "import sys\n"
+        "import gamegraph, gamegraph.cli\n"
+        "assert 'scipy' not in sys.modules, 'scipy loaded at import'\n"
+        "from threadpoolctl import threadpool_info\n"
+        "from gamegraph._threads import limit_blas\n"
+        "with limit_blas(1):\n"
+        "    pools = [p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas']\n"
+        "assert 'scipy' in sys.modules and pools and set(pools) == {1}, pools\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -29,8 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import shortest_path
 
 from .._checks import check_int
 from ..errors import InvalidArgumentError
@@ -277,6 +275,9 @@ def _forward_edges(graph: StateGraph, source: np.ndarray, target: np.ndarray) ->
     for h, members in enumerate(condensation.levels):
         level[members] = h
     n = graph.n_states
+    from scipy.sparse import csr_matrix  # here, not at import: the command line loads this
+    from scipy.sparse.csgraph import shortest_path
+
     adjacency = csr_matrix((np.ones(len(source)), (source, target)), shape=(n, n))
     depth = shortest_path(adjacency, indices=graph.start, unweighted=True)
     component = condensation.component

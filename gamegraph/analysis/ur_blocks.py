@@ -207,7 +207,7 @@ def sweep_plan(numbering: Numbering, block: Block, batch: int = BATCH) -> SweepP
 # ---------------------------------------------------------------------------
 # Stopping rule
 # ---------------------------------------------------------------------------
-class _Rate:
+class Rate:
     """The recent ratio of successive changes, and the distance to the fixed point it implies."""
 
     def __init__(self):
@@ -215,6 +215,7 @@ class _Rate:
         self.ratios = []
 
     def add(self, change: float) -> None:
+        """Record the largest change of the latest sweep."""
         if self.last:
             self.ratios = [*self.ratios[-1:], change / self.last]
         self.last = change
@@ -227,7 +228,7 @@ class _Rate:
         return change * rho / (1.0 - rho) if rho < 1.0 else float("inf")
 
 
-def _settled(change: float, rate: _Rate, target: float) -> bool:
+def settled(change: float, rate: Rate, target: float) -> bool:
     """Whether a sweep that changed ``change`` left the values within ``target``."""
     return change <= target / 1000 or rate.remaining(change) < target
 
@@ -266,13 +267,13 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     drift = change  # the margins were measured while values moved
     target, passes, policy = max(tol / 2, inner * change), 1, 0
     while True:
-        rate = _Rate()
+        rate = Rate()
         while True:
             step = ur_sweeps.policy_sweep(stages, values, work, t, threads, serial)
             policy += 1
             drift += step
             rate.add(step)
-            if _settled(step, rate, target):
+            if settled(step, rate, target):
                 break
             if passes + policy >= max_sweeps:
                 raise ConvergenceError(
@@ -320,7 +321,7 @@ def _numpy_block(numbering, plan, values, tol, max_sweeps):
         [_numpy_successors(numbering, side, x) if x else None for x, _ in throws] for side in sides
     ]
     order, twin = plan.order.astype(np.int64), plan.twin.astype(np.int64)
-    rate = _Rate()
+    rate = Rate()
     for sweep in range(1, max_sweeps + 1):
         change = 0.0
         for low, high in zip(plan.levels[:-1], plan.levels[1:]):
@@ -358,7 +359,7 @@ def _numpy_block(numbering, plan, values, tol, max_sweeps):
             values[r2] = v2
             values[r1] = v1
         rate.add(change)
-        if _settled(change, rate, tol):
+        if settled(change, rate, tol):
             return sweep, 0, change
     raise ConvergenceError(f"no fixed point after {max_sweeps} sweeps (change {change:.1e})")
 
@@ -366,7 +367,8 @@ def _numpy_block(numbering, plan, values, tol, max_sweeps):
 # ---------------------------------------------------------------------------
 # The solve
 # ---------------------------------------------------------------------------
-def _engine(engine: str) -> str:
+def resolve_engine(engine: str) -> str:
+    """The engine ``engine`` names (one of :data:`ENGINES`), ``auto`` resolved."""
     if engine not in ENGINES:
         raise InvalidArgumentError(f"unknown engine {engine!r}; accepted: {', '.join(ENGINES)}")
     if engine == "auto":
@@ -421,7 +423,7 @@ def solve_blocks(
     """
     ruleset = rule_set(rules, pieces)
     numbering = Numbering(ruleset)
-    engine = _engine(engine)
+    engine = resolve_engine(engine)
     blocks = numbering.blocks
     first_block = check_int(first_block, "first_block", low=0, high=len(blocks))
     if values is None:
@@ -487,7 +489,7 @@ def solve_block(
     to being solved already: the unit of work of :func:`solve_blocks` and of the Dask
     graph (:mod:`.ur_dask`). Options as :func:`solve_blocks`.
     """
-    engine = _engine(engine)
+    engine = resolve_engine(engine)
     if engine == "numba":
         ur_sweeps.compile_kernels()
         import numba

@@ -30,7 +30,7 @@ def add_commands(subparsers) -> None:
     """Register the ur subcommands on the top-level ``GAME`` subparsers."""
     from ..games.ur import MAX_PIECES, RULESETS
     from ._common import FORMATS as formats
-    from ._common import Parser, add_quiet, add_seed, integer, whole_number
+    from ._common import Parser, add_quiet, add_seed, integer, whole, whole_number
     from ._common import games as games_count
 
     game = subparsers.add_parser(
@@ -133,6 +133,32 @@ def add_commands(subparsers) -> None:
         query.add_argument("--format", choices=formats, default="text")
         add_quiet(query)
         query.set_defaults(run=_value if name == "value" else _moves)
+
+    advise = commands.add_parser(
+        "advise",
+        help="the best move after a throw, its win probability and its lead over the "
+        "next best, then every move",
+    )
+    advise.add_argument("position", help="as for `ur value`, e.g. '4,13+2/6+1'")
+    advise.add_argument("throw", type=integer, help="the throw to move (0 to 4)")
+    values_options(advise, required=True)
+    advise.add_argument("--format", choices=formats, default="text")
+    add_quiet(advise)
+    advise.set_defaults(run=_advise)
+
+    duel = commands.add_parser(
+        "duel",
+        help="the exact win probability of a fixed agent against the optimal player "
+        "(a policy evaluation on every position, no graph: any piece count)",
+    )
+    duel.add_argument("agent", help="first, last, greedy, expectimax-D (search depth D) or optimal")
+    values_options(duel, required=True)
+    duel.add_argument(
+        "--threads", type=whole(1, "threads"), default=None, help="cores (default: all)"
+    )
+    duel.add_argument("--format", choices=formats, default="text")
+    add_quiet(duel)
+    duel.set_defaults(run=_duel)
 
     board = commands.add_parser(
         "board",
@@ -462,54 +488,124 @@ def _value(args, out):
     out.write(f"{value:.12f}\n")
 
 
-def _moves(args, out):
-    from ..games.ur import parse_position
+def _lookup(args):
+    """The position of ``args`` looked up with every move after ``args.throw``
+    (a :class:`~gamegraph.games.ur.table.PositionValue`), each value checked.
 
+    With ``--solve`` the position and the throw are checked before solving.
+    """
+    from ..games.ur.rules import check_throw, parse_position
+
+    if args.table is None:
+        ruleset = _solve_ruleset(args)
+        parse_position(args.position, ruleset)
+        check_throw(args.throw, ruleset)
     table = _table(args)
-    ruleset = table.ruleset
-    state = parse_position(args.position, ruleset)
-    listed = [move.as_dict() for move in table.lookup(state, args.throw).moves]
-    if args.format == "json":
-        out.write(
-            _dumps(
-                {
-                    "rules": ruleset.name,
-                    "pieces": ruleset.pieces,
-                    "position": str(state),
-                    "throw": args.throw,
-                    "moves": listed,
-                }
+    found = table.lookup(parse_position(args.position, table.ruleset), args.throw)
+    for value in [found.value] + [move.value for move in found.moves]:
+        if not 0.0 <= value <= 1.0:  # NaN fails both
+            raise InvalidArgumentError(
+                f"{args.table}: is damaged: it holds {value!r} where a win probability "
+                "(0 to 1) belongs; solve it again"
             )
-            + "\n"
-        )
-        return
-    for row in listed:
-        notes = [
-            n
-            for n, on in (("captures", row.get("captures")), ("throws again", row.get("again")))
-            if on
-        ]
-        mark = "*" if row["best"] else " "
+    return found
+
+
+def _moves_payload(found) -> dict:
+    """A looked-up position and its moves as ``ur moves --format json`` writes them."""
+    return {
+        "rules": found.ruleset.name,
+        "pieces": found.ruleset.pieces,
+        "position": str(found.position),
+        "throw": found.throw,
+        "moves": [move.as_dict() for move in found.moves],
+    }
+
+
+def _notes(move) -> str:
+    """`` (captures, throws again)`` as far as they apply to ``move``, or nothing."""
+    notes = [n for n, on in (("captures", move.captures), ("throws again", move.again)) if on]
+    return f" ({', '.join(notes)})" if notes else ""
+
+
+def _write_moves(found, out) -> None:
+    """Every move of a looked-up position, one line each, the best marked ``*``."""
+    for move in found.moves:
+        mark = "*" if move.best else " "
+        notes = _notes(move)
         out.write(
-            f"{mark} {row['move']:<10} {row['value']:.6f}  -> {row['board']}"
-            + (f"  ({', '.join(notes)})" if notes else "")
-            + "\n"
+            f"{mark} {move.move:<10} {move.value:.6f}  -> {move.board}{notes and ' '}{notes}\n"
         )
+
+
+def _moves(args, out):
+    found = _lookup(args)
+    if args.format == "json":
+        out.write(_dumps(_moves_payload(found)) + "\n")
+        return
+    _write_moves(found, out)
+
+
+def _advice(found) -> str:
+    """One line: the best move after the throw, its win probability and its lead."""
+    best, second = found.best, found.runner_up
+    if best.move == "pass":
+        return f"no legal move: the turn passes; the mover wins with probability {best.value:.6f}"
+    move = best.move + _notes(best)
+    if second is None:
+        return f"{move}, the only legal move: win probability {best.value:.6f}"
+    lead = (
+        f"as good as {second.move} (a tie)"
+        if found.margin == 0
+        else f"{found.margin:.6f} more than the next best, {second.move} ({second.value:.6f})"
+    )
+    return f"best: {move}, win probability {best.value:.6f}, {lead}"
+
+
+def _advise(args, out):
+    found = _lookup(args)
+    if args.format == "json":
+        best, second = found.best, found.runner_up
+        payload = _moves_payload(found)
+        payload.update(
+            value=found.value,
+            advice="pass" if best.move == "pass" else "only move" if second is None else "best",
+            best=best.as_dict(),
+            margin=found.margin,
+            runner_up=None if second is None else second.as_dict(),
+        )
+        payload["moves"] = payload.pop("moves")  # last, after the advice
+        out.write(_dumps(payload) + "\n")
+        return
+    ruleset = found.ruleset
+    out.write(
+        f"{ruleset.name}, {ruleset.pieces} piece(s) each: {found.position} (win probability "
+        f"{found.value:.6f} before the throw), throw {found.throw}\n"
+    )
+    out.write(_advice(found) + "\n\n")
+    _write_moves(found, out)
 
 
 def _tournament(args, out):
-    from ..games.ur import Ur
+    """With --table, the games are played on positions (no graph: any piece count); without
+    one, the rules are solved first and the games played on the graph. The same seed plays
+    the same games either way.
+    """
     from ..games.ur.agents import make_agent
     from ..games.ur.table import table_from_solution
     from ..games.ur.tournament import format_rows, round_robin
 
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     if args.table is not None:
+        from ..games.ur.match import round_robin_positions
+
         table = _table(args)
         ruleset = table.ruleset
-        # Agents are made (and unknown names refused) before the graph is built.
         agents = [make_agent(name, ruleset=ruleset, table=table, seed=args.seed) for name in names]
-        graph = Ur(ruleset).build_graph()
+        started = time.perf_counter()
+        rows = round_robin_positions(
+            agents, games=args.games, seed=args.seed, table=table, progress=args.progress
+        )
     else:
         ruleset = _solve_ruleset(args)
         for name in names:  # refuse unknown names before solving
@@ -518,11 +614,10 @@ def _tournament(args, out):
         graph, solution = _solve_graph(ruleset, progress=args.progress)
         table = table_from_solution(solution)
         agents = [make_agent(name, ruleset=ruleset, table=table, seed=args.seed) for name in names]
-
-    started = time.perf_counter()
-    rows = round_robin(
-        graph, agents, games=args.games, seed=args.seed, table=table, progress=args.progress
-    )
+        started = time.perf_counter()
+        rows = round_robin(
+            graph, agents, games=args.games, seed=args.seed, table=table, progress=args.progress
+        )
     seconds = time.perf_counter() - started
     totals = rows.agents()
     if args.format == "json":
@@ -564,6 +659,67 @@ def _tournament(args, out):
         for row in rows
     ]
     out.write(format_rows(shown) + "\n")
+
+
+def _duel(args, out):
+    """``ur duel AGENT``: :func:`gamegraph.analysis.ur_duel.ur_duel` on a table, or on the
+    block solver's values (--solve).
+    """
+    from .._memory import check_memory
+    from ..analysis.ur_duel import peak_bytes, ur_duel
+    from ..games.ur.agents import make_agent
+    from ..games.ur.rank import Numbering
+
+    if args.table is not None:
+        table = _table(args)
+        make_agent(args.agent, ruleset=table.ruleset, table=table)  # refuse a bad name first
+    else:
+        from ..analysis.ur_blocks import peak_bytes as solve_bytes
+        from ..analysis.ur_blocks import solve_blocks
+        from ..games.ur.value_file import ValueTable
+
+        ruleset = _solve_ruleset(args)
+        make_agent(args.agent, ruleset=ruleset)
+        numbering = Numbering(ruleset)
+        check_memory(solve_bytes(numbering), f"solving {ruleset.name} with {ruleset.pieces} "
+                     f"pieces ({len(numbering):,} positions)", "try fewer --pieces")  # fmt: skip
+        solved = solve_blocks(ruleset, tol=BLOCKS_TOL, progress=args.progress)
+        table = ValueTable(ruleset, None, solved.values, numbering)
+    ruleset = table.ruleset
+    numbering = Numbering(ruleset)
+    check_memory(
+        peak_bytes(numbering),
+        f"the duel on {ruleset.name} with {ruleset.pieces} pieces ({len(numbering):,} positions)",
+        "try fewer --pieces",
+    )
+    duel = ur_duel(args.agent, table, threads=args.threads, progress=args.progress)
+    sweeps = sum(b.size * n for b, n in zip(numbering.blocks, duel.sweeps)) / len(numbering)
+    if args.format == "json":
+        out.write(
+            _dumps(
+                {
+                    "rules": ruleset.name,
+                    "pieces": ruleset.pieces,
+                    "agent": duel.agent,
+                    "agent_first": duel.agent_first,
+                    "optimum_first": duel.optimum_first,
+                    "match": duel.match,
+                    "positions": len(numbering),
+                    "sweeps_per_position": sweeps,
+                    "seconds": duel.seconds,
+                }
+            )
+            + "\n"
+        )
+        return
+    out.write(
+        f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
+        f"{duel.agent} against the optimal player, exactly ({len(numbering):,} positions, "
+        f"both seats, {sweeps:.1f} sweeps per position, {duel.seconds:.1f} s)\n"
+    )
+    out.write(f"{duel.agent} moving first wins with probability {duel.agent_first:.12f}\n")
+    out.write(f"the optimum moving first, {duel.agent} wins {duel.optimum_first:.12f}\n")
+    out.write(f"each moving first in half the games: {duel.match:.12f}\n")
 
 
 def _board(args, out):

@@ -36,8 +36,6 @@ import html
 import math
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order
 
 from gamegraph.errors import UnknownNameError
 
@@ -99,6 +97,9 @@ _EM.update({"W": 0.989, **{str(d): 0.636 for d in range(10)}})
 
 def reachable_states(chain) -> np.ndarray:
     """States the chain can reach from the start, in breadth-first order."""
+    from scipy.sparse import csr_matrix  # here, not at import: the command line loads this
+    from scipy.sparse.csgraph import breadth_first_order
+
     n = chain.graph.n_states
     adjacency = csr_matrix(
         (np.ones(chain.n_edges), (chain.edge_source, chain.edge_target)), shape=(n, n)

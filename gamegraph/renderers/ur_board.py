@@ -47,6 +47,7 @@ from gamegraph.games.ur import (
     WIN,
     RuleSet,
     UrState,
+    check_throw,
     format_position,
     legal_moves,
     parse_position,
@@ -61,6 +62,10 @@ from .figures import EXTENSIONS, figure_and_axes, save
 VALUE_DIGITS = 4
 #: Moves within this of the best value are all highlighted as best.
 BEST_TOLERANCE = 1e-12
+#: Moves per line of the list under the board (seven pieces can offer seven moves).
+MOVES_PER_LINE = 4
+#: How far apart (in tiles) arrows along the same stretch of path are drawn.
+ARROW_GAP = 0.13
 
 LIGHT, DARK = "light", "dark"
 _TILE, _TILE_EDGE = "#e8d3a9", "#7a5a2f"
@@ -270,11 +275,8 @@ def board_layout(
     """
     ruleset = rule_set(ruleset)
     state = _check_state(ruleset, state)
-    if throw is not None and throw not in dict(ruleset.throws):
-        raise InvalidArgumentError(
-            f"throw {throw!r} is not possible with {ruleset.name}'s dice; accepted: "
-            + ", ".join(str(t) for t, _ in ruleset.throws)
-        )
+    if throw is not None:
+        check_throw(throw, ruleset)
     pairs = _check_moves(ruleset, state, throw, move_values)
     tiles = board_tiles(ruleset)
     piles = _pile_points(ruleset, set(tiles))
@@ -318,6 +320,21 @@ def _star(center, outer: float, inner: float, points: int = 8):
     ]
 
 
+def _arrow_shift(move, throw: int) -> float:
+    """How far a move's arrow is drawn off the path's centre line, in tiles.
+
+    Two arrows share a stretch of path only when their pieces stand fewer than ``throw``
+    squares apart, and then their squares differ modulo the throw: so the square modulo
+    the throw sets the offset, and arrows that never meet stay on the centre line.
+
+    >>> [_arrow_shift((s, s + 2, False), 2) for s in (0, 4, 13)]
+    [-0.065, -0.065, 0.065]
+    >>> _arrow_shift((7, 8, False), 1)
+    0.0
+    """
+    return round((move[0] % throw - (throw - 1) / 2) * ARROW_GAP, 9)
+
+
 def _describe(mark: MoveMark, length: int) -> str:
     if mark.move is None:
         return "no move: the turn passes"
@@ -353,7 +370,8 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
     ruleset = layout.ruleset
     columns = [_point(t)[0] for t in layout.tiles] + [p[0] for p in layout.piles.values()]
     left, right = min(columns) - 0.7, max(columns) + 0.7
-    bottom, top = -0.45 - 0.3 * (len(layout.moves) > 0), 4.3
+    lines = -(-len(layout.moves) // MOVES_PER_LINE)
+    bottom, top = -0.45 - 0.3 * (lines > 0) - 0.2 * lines * (lines > 1), 4.3
     width = right - left
     figure, axes = figure_and_axes(ax, figsize=(0.78 * width, 0.78 * (top - bottom) + 0.4))
     axes.set_xlim(left, right)
@@ -500,13 +518,10 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
             gid="throw",
         )
 
-    n = len([m for m in layout.moves if m.move is not None])
-    drawn = 0
     for mark in layout.moves:
         if mark.move is None:
             continue
-        shift = (drawn - (n - 1) / 2) * 0.13
-        drawn += 1
+        shift = _arrow_shift(mark.move, layout.throw)
         points = [(x + shift, y + shift) for x, y in mark.route]
         (ax, ay), (bx, by) = points[-2], points[-1]
         size = max(abs(bx - ax), abs(by - ay)) or 1.0
@@ -545,19 +560,26 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
             gid=f"value-{mark.gid}",
         )
     if layout.moves:
-        text = "   ".join(
+        entries = [
             f"{_describe(m, ruleset.length)}: {m.label}" + (" (best)" if m.best else "")
             for m in layout.moves
-        )
+        ]
         if layout.moves[0].move is None:
-            axes.text(left + 0.1, -0.45, text, fontsize=8, va="center", gid="value-pass")
+            axes.text(left + 0.1, -0.45, entries[0], fontsize=8, va="center", gid="value-pass")
         else:
+            rows = [
+                "   ".join(entries[i : i + MOVES_PER_LINE])
+                for i in range(0, len(entries), MOVES_PER_LINE)
+            ]
             axes.text(
                 left + 0.1,
-                -0.45,
-                "win probability after each move:  " + text,
+                -0.45 + 0.1 * (len(rows) > 1),
+                "win probability after each move:"
+                + ("\n" if len(rows) > 1 else "  ")
+                + "\n".join(rows),
                 fontsize=7,
-                va="center",
+                va="top" if len(rows) > 1 else "center",
+                linespacing=1.5,
                 gid="move-list",
             )
     if layout.title:

@@ -1,44 +1,32 @@
 """The block solver against the explicit-graph solver, and its two engines against each other.
 
 The explicit graph (:func:`gamegraph.build` then :func:`gamegraph.solve`) stays the
-reference: every position it holds must have the same value here to 1e-12. Under
-masters rules (no throw of 0) it holds only the positions that can arise; the block
-solver solves every position. Four pieces (2.6 to 6.1 million positions, a minute and
-3 GiB per rule set on the explicit side) are checked by ``benchmarks/bench_ur_blocks.py
---agree``.
+reference: every position it holds must have the same value here to 1e-12
+(``tests/ur_agree.py`` compares them). Four pieces (2.6 to 6.1 million positions,
+minutes and gigabytes per rule set) are checked in ``test_ur_blocks_slow.py``, marked
+``slow``: ``make test-slow`` runs them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from ur_agree import agreement
 
-from gamegraph import build, solve
 from gamegraph.analysis.ur_blocks import BlockSolution, solve_blocks, sweep_plan
 from gamegraph.errors import InvalidArgumentError
-from gamegraph.games.ur import RULESETS, Ur, decode, rule_set
-from gamegraph.games.ur.rank import Numbering, progress, rank, unrank
+from gamegraph.games.ur import RULESETS, rule_set
+from gamegraph.games.ur.rank import Numbering, progress, unrank
 
 numba = pytest.importorskip("numba")
-
-
-def explicit_values(ruleset):
-    """Ranks and values of every position of the explicit graph (numba engine)."""
-    graph = build(Ur(ruleset))
-    solution = solve(graph, engine="numba")
-    codes = graph.states.codes
-    mover, a, opp, b = decode(codes, ruleset.length)
-    ranks = rank(mover, a, opp, b, Numbering(ruleset).tables)
-    return ranks, np.asarray(solution.values[: len(codes)], dtype=np.float64)
 
 
 @pytest.mark.parametrize("name", RULESETS)
 @pytest.mark.parametrize("pieces", [1, 2, 3])
 def test_agrees_with_the_explicit_graph(name, pieces):
-    ruleset = rule_set(name, pieces)
-    ranks, expected = explicit_values(ruleset)
-    solution = solve_blocks(ruleset, engine="numba", progress=False)
-    assert np.abs(solution.values[ranks] - expected).max() < 1e-12
+    found = agreement(name, pieces, engine="numba")
+    assert found.gap <= 1e-12, found
+    assert found.start_gap <= 1e-12, found
 
 
 @pytest.mark.parametrize("name", RULESETS)

@@ -50,6 +50,8 @@ COMMANDS = {
     "ur solve": "ur solve -q --pieces 1 --format json",
     "ur value": "ur value -q --solve --pieces 1 /",
     "ur moves": "ur moves -q --solve --pieces 1 --throw 2 /",
+    "ur advise": "ur advise -q --solve --pieces 1 / 2",
+    "ur duel": "ur duel -q --solve --pieces 1 greedy",
     "ur board": "ur board / -o {dir}/board.svg",
     "ur graph": "ur graph -o {dir}/graph.dot",
     "ur heatmap": "ur heatmap --solve --pieces 1 -o {dir}/heatmap.png",

@@ -14,11 +14,13 @@ module                job
                       pieces borne off; moves computed from the rank (numba-compilable)
 :mod:`.value_file`    a table of values by rank as one ``.npy`` file, read through a memory
                       map (:func:`~.value_file.open_values`)
+:mod:`.moves`         every legal move of many positions at once, as arrays (no graph)
 :mod:`.game`          the :class:`Ur` rules as :func:`gamegraph.build` reads them
 :mod:`.table`         solved tables: query any position or move, save and load one file
 :mod:`.gain`          the 2023 paper's gain heuristic G = W + A + C
 :mod:`.agents`        agents from rules of thumb to the optimum; :func:`make_agent`
 :mod:`.tournament`    seeded matches and round robins between agents
+:mod:`.match`         the tournament's matches on positions, without a graph: any size
 :mod:`.counting`      exact position counts for any board and piece count
 :mod:`.paper`         the 2023 paper's formula, program and tables against exact values
 ====================  ====================================================================
@@ -60,6 +62,7 @@ from .rules import (
     RuleSet,
     UrState,
     check_pieces,
+    check_throw,
     format_position,
     legal_moves,
     parse_position,
@@ -87,6 +90,7 @@ __all__ = [
     "UrBatch",
     "build_board_graph",
     "check_pieces",
+    "check_throw",
     "dark_path",
     "decode",
     "encode",

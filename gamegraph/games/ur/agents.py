@@ -24,7 +24,10 @@ Every agent takes the first of equally good moves. The deterministic agents whos
 is cheap to apply to a whole graph also give ``policy_array(graph)``: their choice at
 every outcome of a full-board graph, as :class:`gamegraph.policy.Policy` holds it, which
 the tournament (:mod:`.tournament`) uses instead of asking position by
-position. :meth:`Agent.policy` turns any deterministic agent into a ``Policy``.
+position. :meth:`Agent.policy` turns any deterministic agent into a ``Policy``. Without
+a graph, ``position_choice(moves)`` gives their choice in many positions at once, held in
+arrays (:mod:`.moves`): matches on positions (:mod:`.match`) and the exact duel against
+the optimum (:mod:`gamegraph.analysis.ur_duel`) use it, at any piece count.
 
 Examples
 --------
@@ -55,6 +58,7 @@ from ...graph import StateGraph
 from ...policy import Policy
 from ...values import first_best, option_values, passing_value
 from .gain import GainCalculator, check_max_moves
+from .moves import Moves, moves_after, pip_counts
 from .positions import Geometry, Positions, decode
 from .rules import WIN, RuleSet, UrState, legal_moves, play, rule_set
 
@@ -89,6 +93,14 @@ class Agent:
     def policy_array(self, graph: StateGraph) -> np.ndarray | None:
         """The choice at every outcome of ``graph`` at once, or None when the agent has no
         vectorised form (the tournament then asks :meth:`choose` at each visited outcome).
+        """
+        return None
+
+    def position_choice(self, moves: Moves) -> np.ndarray | None:
+        """The move chosen in each row of ``moves`` (every move of many positions after
+        their throws, :class:`.moves.Moves`; each row has a legal move), as the index
+        among the row's legal moves; None when the agent has no vectorised form (a match
+        on positions then asks :meth:`choose` row by row).
         """
         return None
 
@@ -163,6 +175,14 @@ def _first_best(graph: StateGraph, q: np.ndarray) -> np.ndarray:
     return first_best(q, graph.option_ptr[:-1])
 
 
+def _row_best(moves, q: np.ndarray) -> np.ndarray:
+    """The index of the first best of each row's legal moves, ``q`` holding their worth
+    flattened in row order (:func:`gamegraph.values.first_best`).
+    """
+    counts = moves.counts
+    return first_best(q, np.cumsum(counts) - counts).astype(np.int64)
+
+
 def table_values(graph: StateGraph, table) -> np.ndarray:
     """The win probability of the side to move in every state of a full-board ``graph``,
     read from a :class:`~.table.SolvedTable` (1 for :data:`~.rules.WIN`).
@@ -207,6 +227,9 @@ class FirstAgent(Agent):
         _board_graph(graph, self.ruleset)
         return np.zeros(graph.n_outcomes, dtype=np.int32)
 
+    def position_choice(self, moves):
+        return np.zeros(len(moves.mover), dtype=np.int64)
+
 
 class LastAgent(Agent):
     """The last legal move: the most advanced piece."""
@@ -219,6 +242,9 @@ class LastAgent(Agent):
     def policy_array(self, graph):
         _board_graph(graph, self.ruleset)
         return (np.diff(graph.option_ptr) - 1).astype(np.int32)
+
+    def position_choice(self, moves):
+        return moves.counts - 1
 
 
 class GreedyAgent(Agent):
@@ -259,6 +285,14 @@ class GreedyAgent(Agent):
         bears_off = target == length + 1
         key = ((captures * 2 + rosette) * 2 + bears_off) * (length + 2) + source
         return _first_best(graph, key)
+
+    def position_choice(self, moves):
+        length = self.ruleset.length
+        target = moves.target
+        rosette = Geometry(self.ruleset).rosette[np.minimum(target, length + 1)]
+        source = np.arange(length + 1)
+        key = ((moves.captures * 2 + rosette) * 2 + (target == length + 1)) * (length + 2)
+        return _row_best(moves, (key + source)[moves.legal])
 
 
 # ---------------------------------------------------------------------------
@@ -377,6 +411,42 @@ class Expectimax(Agent):
         q = np.where(graph.option_passes, -u[graph.option_target], u[graph.option_target])
         return _first_best(graph, q)
 
+    def position_choice(self, moves):
+        return _row_best(moves, self._move_scores(moves, self.depth - 1))
+
+    def _array_values(self, mover, a, opp, b, depth):
+        """U_depth of positions given as arrays (see :meth:`_value`), all at once."""
+        ruleset = self.ruleset
+        if depth == 0:
+            return pip_counts(mover, a, opp, b, ruleset).astype(np.float64)
+        passing = -self._array_values(opp, b, mover, a, depth - 1)
+        total = np.zeros(len(mover))
+        for throw, weight in ruleset.throws:
+            best = passing
+            if throw:
+                moves = moves_after(mover, a, opp, b, throw, ruleset)
+                counts = moves.counts
+                best = passing.copy()
+                some = counts > 0
+                if some.any():
+                    best[some] = np.maximum.reduceat(
+                        self._move_scores(moves, depth - 1),
+                        (np.cumsum(counts) - counts)[some],
+                    )
+            total += weight * best
+        return total / ruleset.denominator
+
+    def _move_scores(self, moves, depth):
+        """``±U_depth`` after every legal move, flattened in row order (a win scores
+        :func:`win_score`).
+        """
+        _, mover, a, opp, b, passes, wins = moves.successors()
+        scores = np.full(len(mover), float(win_score(self.ruleset)))
+        live = ~wins
+        found = self._array_values(mover[live], a[live], opp[live], b[live], depth)
+        scores[live] = np.where(passes[live], -found, found)
+        return scores
+
 
 # ---------------------------------------------------------------------------
 # The optimal agent
@@ -402,6 +472,9 @@ class OptimalAgent(Agent):
 
     def policy_array(self, graph):
         return _first_best(graph, option_values(graph, table_values(graph, self.table)))
+
+    def position_choice(self, moves):
+        return _row_best(moves, moves.values(self.table))
 
 
 # ---------------------------------------------------------------------------

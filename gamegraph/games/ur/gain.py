@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from ..._checks import check_int
 from ...errors import InvalidArgumentError
-from .rules import RuleSet, UrState, rule_set
+from .rules import RuleSet, UrState, check_throw, rule_set
 
 #: The most moves of one turn the gain follows (the paper stops at three).
 MAX_MOVES = 6
@@ -339,11 +339,8 @@ def gain_terms(
     """
     ruleset = rule_set(ruleset)
     max_moves = check_max_moves(max_moves)
-    if throw is not None and throw not in dict(ruleset.throws):
-        raise InvalidArgumentError(
-            f"throw {throw!r} is not possible with these dice; accepted: "
-            + ", ".join(str(t) for t, _ in ruleset.throws)
-        )
+    if throw is not None:
+        check_throw(throw, ruleset)
     pieces = _pieces(state, ruleset)
     ids, used_zero = [], None
     for square in sequence:

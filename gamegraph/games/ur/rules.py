@@ -126,6 +126,24 @@ def check_pieces(pieces) -> int:
     return check_int(pieces, "pieces", low=1, high=MAX_PIECES)
 
 
+def check_throw(throw, ruleset: RuleSet) -> int:
+    """``throw`` itself, or InvalidArgumentError unless the rule set's dice can make it.
+
+    >>> check_throw(4, rule_set("finkel"))
+    4
+    >>> check_throw(0, rule_set("masters"))
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.InvalidArgumentError: throw 0 is not possible with these dice; accepted: 1, ...
+    """
+    if throw not in dict(ruleset.throws):
+        raise InvalidArgumentError(
+            f"throw {throw!r} is not possible with these dice; accepted: "
+            + ", ".join(str(t) for t, _ in ruleset.throws)
+        )
+    return throw
+
+
 def rule_set(name: str, pieces: int | None = None) -> RuleSet:
     """The rule set called ``name``, with its own piece count unless ``pieces`` is given.
 

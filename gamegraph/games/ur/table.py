@@ -70,13 +70,14 @@ from ...errors import InvalidArgumentError, OutputError
 from ...values import passing_value
 from .board import GEOMETRY
 from .counting import count_nonterminal
-from .positions import Geometry, Positions, _popcount, decode, state_to_code
+from .positions import Geometry, Positions, _popcount, decode, encode, state_to_code
 from .rules import (
     MAX_PIECES,
     RULESETS,
     WIN,
     RuleSet,
     UrState,
+    check_throw,
     format_position,
     legal_moves,
     parse_position,
@@ -167,6 +168,32 @@ class PositionValue:
     def best(self) -> MoveValue | None:
         """The first move that leaves the most (None without a throw)."""
         return next((m for m in self.moves if m.best), None)
+
+    @property
+    def runner_up(self) -> MoveValue | None:
+        """Among the moves other than :attr:`best`, the first that leaves the most (None
+        without a throw, or when the throw offers one move or none).
+        """
+        best = self.best
+        rest = [m for m in self.moves if m is not best and m.move != "pass"]
+        return max(rest, key=lambda m: m.value) if rest else None
+
+    @property
+    def margin(self) -> float | None:
+        """How much more the best move leaves than the next best (0 for a tie; None when
+        there is no second move).
+
+        >>> from gamegraph import build, solve
+        >>> from gamegraph.games.ur import Ur
+        >>> table = table_from_solution(solve(build(Ur("finkel", pieces=2))))
+        >>> found = table.lookup("4/6", throw=2)
+        >>> found.best.move, found.runner_up.move, round(found.margin, 6)
+        ('4->6', 'enter->2', 0.105032)
+        >>> table.lookup("-/-", throw=2).margin is None     # one move: entering
+        True
+        """
+        second = self.runner_up
+        return None if second is None else self.best.value - second.value
 
     def table(self) -> Table:
         """The moves (or, without a throw, the position's value) as a table."""
@@ -346,6 +373,26 @@ class SolvedTable:
             )
         return float(self.values[i])
 
+    def values_of(self, mover, a, opp, b) -> np.ndarray:
+        """Values of many positions at once, given as arrays (:mod:`.moves`): the mover's
+        squares as a bit mask, its pieces borne off, the same for the opponent.
+
+        >>> from gamegraph import build, solve
+        >>> from gamegraph.games.ur import Ur
+        >>> table = table_from_solution(solve(build(Ur("finkel", pieces=1))))
+        >>> table.values_of(np.array([0]), np.array([0]), np.array([0]), np.array([0]))
+        array([0.53004984])
+        """
+        codes = encode(*(np.asarray(x, dtype=np.int64) for x in (mover, a, opp, b)),
+                       self.ruleset.length)  # fmt: skip
+        at = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
+        if not np.array_equal(self.codes[at], codes):
+            raise InvalidArgumentError(
+                f"the table of {self.ruleset.name} with {self.ruleset.pieces} piece(s) does "
+                "not hold every position asked for"
+            )
+        return np.asarray(self.values[at], dtype=np.float64)
+
     def move_values(self, position, throw: int) -> list[tuple[tuple, float]]:
         """Every legal move after ``throw`` with the mover's win probability it leaves.
 
@@ -353,11 +400,7 @@ class SolvedTable:
         no move gives ``[(None, value of passing)]``.
         """
         state = self._state(position)
-        if throw not in dict(self.ruleset.throws):
-            raise InvalidArgumentError(
-                f"throw {throw!r} is not possible with these dice; accepted: "
-                + ", ".join(str(t) for t, _ in self.ruleset.throws)
-            )
+        check_throw(throw, self.ruleset)
         moves = legal_moves(state, throw, self.ruleset)
         if not moves:
             return [(None, passing_value(self.value(state.flipped()), True))]
@@ -402,7 +445,7 @@ class SolvedTable:
                     format_position(after),
                     after_value,
                     captures=bool(captures),
-                    again=not passes,
+                    again=not passes and after != WIN,  # a win ends the game
                     best=after_value == best,
                 )
             )

@@ -333,6 +333,53 @@ class _Chooser:
             self.choice[k] = check_choice(picked, count, f"agent {agent.name!r} at {state}")
 
 
+class _GraphTurn:
+    """One throw of every live game on a graph: the outcomes reached and their options."""
+
+    def __init__(self, board, state: np.ndarray, k: np.ndarray):
+        graph = board.graph
+        self.board = board
+        self.outcome = graph.outcome_ptr[state] + k
+        self.first = graph.option_ptr[self.outcome]
+        self.counts = graph.option_ptr[self.outcome + 1] - self.first
+
+    def choose(self, chooser, asked, rng) -> np.ndarray:
+        return chooser.pick(self.outcome[asked], self.counts[asked], rng)
+
+    def loss(self, asked, chosen) -> np.ndarray:
+        board = self.board
+        return board.best[self.outcome[asked]] - board.q[self.first[asked] + chosen]
+
+
+class _GraphBoard:
+    """A match's games as state numbers of a full-board graph (see :func:`_play`).
+
+    ``q`` holds every option's win probability for the side choosing it (None: no
+    losses are measured).
+    """
+
+    def __init__(self, graph: StateGraph, q):
+        self.graph = graph
+        self.q = q
+        self.measured = q is not None
+        self.best = np.maximum.reduceat(q, graph.option_ptr[:-1]) if self.measured else None
+        self.numerators = np.array([w for _, w in graph.rules.ruleset.throws], dtype=np.int64)
+        self.denominator = graph.denominator
+
+    def start(self, size: int) -> np.ndarray:
+        return np.full(size, self.graph.start, dtype=np.int64)
+
+    def throw(self, state, live, k) -> _GraphTurn:
+        return _GraphTurn(self, state[live], k)
+
+    def advance(self, state, live, turn, pick):
+        """Play each live game's pick; (whether the turn passed, whether the mover won)."""
+        graph = self.graph
+        option = turn.first + pick
+        state[live] = graph.option_target[option]
+        return graph.option_passes[option], state[live] == graph.states.win
+
+
 def play_match(
     graph: StateGraph,
     a,
@@ -385,11 +432,10 @@ def play_match(
     desc = f"{agents[0].name} vs {agents[1].name}"
     with reporter(check_games(games), desc=desc, unit=" games", progress=progress) as report:
         return _play(
-            graph,
+            _GraphBoard(graph, q),
             choosers,
             games=games,
             seed=seed,
-            q=q,
             batch=batch,
             max_throws=max_throws,
             progress=report,
@@ -404,27 +450,27 @@ def _check_graph(graph):
         )
 
 
-def _play(
-    graph, choosers, *, games, seed, q, batch=100_000, max_throws=100_000, progress=None
-) -> MatchResult:
-    """The match itself (see :func:`play_match`); ``q`` holds every option's win
-    probability for the side choosing it, or None to measure no losses.
+def _play(board, choosers, *, games, seed, batch=100_000, max_throws=100_000, progress=None):
+    """The match itself (see :func:`play_match`), on any *board*: the graph's state numbers
+    (:class:`_GraphBoard`) or positions themselves (:mod:`.match`).
+
+    A board gives ``numerators`` and ``denominator`` of the throws, ``measured``,
+    ``start(size)`` (the games' states), ``throw(state, live, k)`` (a turn: ``counts`` of
+    options per live game, ``choose(chooser, asked, rng)`` and ``loss(asked, chosen)``) and
+    ``advance(state, live, turn, pick)``. Both boards draw the same random numbers in the
+    same order, so the same seed plays the same games on either.
     """
     games = check_games(games)
-    positions = graph.states
-    measured = q is not None
-    best = np.maximum.reduceat(q, graph.option_ptr[:-1]) if measured else None
+    measured = board.measured
     rng = np.random.default_rng(seed)
-    numerators = np.array([w for _, w in graph.rules.ruleset.throws], dtype=np.int64)
-    cumulative = np.cumsum(numerators)
-    win = positions.win
+    cumulative = np.cumsum(board.numerators)
     records = [SideRecord(name=c.agent.name, games=int(games)) for c in choosers]
     first_wins = throws = unfinished = 0
     started = time.perf_counter()
     for begin in range(0, games, batch):
         size = min(batch, games - begin)
         game = np.arange(begin, begin + size)
-        state = np.full(size, graph.start, dtype=np.int64)
+        state = board.start(size)
         a_moves = game % 2 == 0  # whose turn: True when A's
         a_first = a_moves.copy()
         live = np.arange(size)
@@ -432,32 +478,28 @@ def _play(
             if not len(live):
                 break
             throws += len(live)
-            s = state[live]
             k = np.searchsorted(
-                cumulative, rng.integers(0, graph.denominator, size=len(live)), side="right"
+                cumulative, rng.integers(0, board.denominator, size=len(live)), side="right"
             )
-            outcome = graph.outcome_ptr[s] + k
-            first_option = graph.option_ptr[outcome]
-            counts = graph.option_ptr[outcome + 1] - first_option
+            turn = board.throw(state, live, k)
+            counts = turn.counts
             pick = np.zeros(len(live), dtype=np.int64)
             mover_is_a = a_moves[live]
             for side, chooser in enumerate(choosers):
                 asked = np.flatnonzero((counts > 1) & (mover_is_a == (side == 0)))
                 if not len(asked):
                     continue
-                chosen = chooser.pick(outcome[asked], counts[asked], rng)
+                chosen = turn.choose(chooser, asked, rng)
                 pick[asked] = chosen
                 record = records[side]
                 record.decisions += len(asked)
                 if measured:
-                    lost = best[outcome[asked]] - q[first_option[asked] + chosen]
+                    lost = turn.loss(asked, chosen)
                     record.loss += float(lost.sum())
                     record.nonoptimal += int((lost > LOSS_TOLERANCE).sum())
-            option = first_option + pick
-            state[live] = graph.option_target[option]
-            a_moves[live] ^= graph.option_passes[option]
-            done = state[live] == win  # the side that moved there won
-            ended = live[done]
+            passes, done = board.advance(state, live, turn, pick)
+            a_moves[live] ^= passes
+            ended = live[done]  # the side that moved there won
             a_won = int(a_moves[ended].sum())
             records[0].wins += a_won
             records[1].wins += len(ended) - a_won
@@ -529,14 +571,25 @@ def round_robin(
     """
     _check_graph(graph)
     agents = [as_agent(x, graph.rules.ruleset, table=table, seed=seed) for x in agents]
+    _check_names(agents)
+    q = option_values(graph, table_values(graph, table)) if table is not None else None
+    choosers = [_Chooser(x, graph) for x in agents]
+    return _pairings(_GraphBoard(graph, q), choosers, games, seed, games_for, progress)
+
+
+def _check_names(agents) -> list[str]:
     if len(agents) < 2:
         raise InvalidArgumentError(f"a round robin needs at least two agents, got {len(agents)}")
     names = [x.name for x in agents]
     if len(set(names)) != len(names):
         raise InvalidArgumentError(f"agent names must differ, got {', '.join(names)}")
-    choosers = [_Chooser(x, graph) for x in agents]
-    q = option_values(graph, table_values(graph, table)) if table is not None else None
-    pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+    return names
+
+
+def _pairings(board, choosers, games, seed, games_for, progress) -> RoundRobin:
+    """Every pair of ``choosers`` plays a match on ``board`` (see :func:`round_robin`)."""
+    names = [c.agent.name for c in choosers]
+    pairs = [(i, j) for i in range(len(choosers)) for j in range(i + 1, len(choosers))]
     counts = [
         check_games(games if games_for is None else games_for(names[i], names[j])) for i, j in pairs
     ]
@@ -551,11 +604,10 @@ def round_robin(
         for p, ((i, j), count) in enumerate(zip(pairs, counts)):
             played = bar.n
             result = _play(
-                graph,
+                board,
                 [choosers[i], choosers[j]],
                 games=count,
                 seed=None if seed is None else seed + p,
-                q=q,
                 progress=lambda done, total, played=played: bar.update(played + done - bar.n),
             )
             rows.append(result.row())

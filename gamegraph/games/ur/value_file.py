@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import InvalidArgumentError
-from .rank import Numbering
+from .rank import Numbering, rank
 from .rules import MAX_PIECES, RULESETS, rule_set
 from .table import SolvedTable, _rules_header, _same_json
 
@@ -260,6 +260,14 @@ class ValueTable(SolvedTable):
         if position == "WIN":
             return 1.0
         return float(self.values[self.numbering.index(self._state(position))])
+
+    def values_of(self, mover, a, opp, b) -> np.ndarray:
+        """Values of many positions given as arrays (:meth:`.table.SolvedTable.values_of`),
+        read by rank from the memory map.
+        """
+        mover, a, opp, b = (np.asarray(x, dtype=np.int64) for x in (mover, a, opp, b))
+        at = rank(mover, a, opp, b, self.numbering.tables)
+        return self.values.view(np.ndarray)[at]  # a plain view: memmap's indexing is slow
 
     def verify(self) -> None:
         """Read every value: the digest must match, and each value be within [0, 1]."""
