@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import struct
 from contextlib import contextmanager
 from fractions import Fraction
 from math import isfinite, lcm
@@ -19,8 +20,9 @@ from .errors import InvalidRulesError
 from .graph import StateGraph
 from .rules import Option, Outcome
 
-#: States explored between two updates of the progress bar.
-_PROGRESS_EVERY = 4096
+#: Options the walk gathers, about, between two readings of its lists into arrays (and
+#: updates of the progress bar): few enough that the lists stay in the processor's cache.
+_READ_EVERY = 16384
 
 #: The most states the state-by-state exploration visits unless ``max_states`` says
 #: otherwise: a game whose state space never closes stops with a clear message here
@@ -168,9 +170,17 @@ def _explore(rules, max_states, bar) -> StateGraph:
     """The generic build: a breadth-first walk from the roots, one state at a time.
 
     The walk does only what a plain dictionary BFS over the same rules must do (ask each
-    state for its outcomes, number every new target) plus appending the fields to flat
-    lists; checking the fields' types and values is done afterwards, on whole arrays, and
-    a failure is traced back to its state, outcome and option for the message.
+    state for its outcomes, number every new target), checks the shape of what the rules
+    hand back (a list of outcomes, each an Outcome whose options are a tuple of Option)
+    and appends each field to a plain list, as the rules gave it. Every so many states
+    (about :data:`_READ_EVERY` options) :class:`_Walked` reads the lists into arrays and
+    empties them, so they stay small and in the processor's cache; checking the fields'
+    values (probabilities and their sums, moves, passes) is done there and at the end, a
+    failure traced back to its state, outcome and option for the message.
+
+    Every step in the loop over options costs about as much as a line of the rules, so
+    that loop is kept to the fewest: one type check, one unpacking, one dictionary
+    lookup and three appends.
     """
     start = rules.start()
     try:
@@ -182,16 +192,14 @@ def _explore(rules, max_states, bar) -> StateGraph:
     terminal_value = rules.terminal_value
     outcomes_of = rules.outcomes
 
-    # Plain lists: an append to one costs a fifth of an append to an array("q"), whose
-    # every item goes through an argument parser; numpy converts them once at the end.
+    # Plain lists, appended as ``name.append(x)``, which the interpreter runs inline (an
+    # append to an array("q") goes through an argument parser for every item).
     outcome_counts = []  # per state, in numbering order
     probabilities = []  # per outcome, as the rules gave them
     option_counts = []  # per outcome
-    targets, moves, passes = [], [], []
-    targets_append, moves_append, passes_append = targets.append, moves.append, passes.append
-    states_append = states.append
-    count_outcomes, add_probability = outcome_counts.append, probabilities.append
-    count_options = option_counts.append
+    targets, moves, passes = [], [], []  # per option; moves and passes as given
+    lists = (outcome_counts, probabilities, option_counts, targets, moves, passes)
+    walked = _Walked()
     terminal_values = {}
 
     def new_state(state, source, k=None, options=()):
@@ -218,19 +226,20 @@ def _explore(rules, max_states, bar) -> StateGraph:
         if known is None:
             new_state(root, start)
     n = len(states)  # numbered so far
-    claim = index.setdefault  # the number of a known state, or n for a new one
-    done = 0
-    next_report = _PROGRESS_EVERY
+    done = read_at = 0  # states begun; and at the last reading
+    next_read = 64  # the first stretch tells how many options a state has
     try:
         for state in states:  # the list grows as the walk numbers new states
             done += 1
-            if done == next_report:
+            if done == next_read:
+                stretch = _READ_EVERY * (done - read_at) // max(len(targets), 1)
+                walked.read(*lists)
                 bar.update(done - bar.n)
-                next_report += _PROGRESS_EVERY
+                read_at, next_read = done, done + min(max(stretch, 64), 8192)
             value = terminal_value(state)
             if value is not None:
                 terminal_values[done - 1] = _number(value, rules, state, "terminal_value", False)
-                count_outcomes(0)
+                outcome_counts.append(0)
                 continue
             outcomes = outcomes_of(state)
             if type(outcomes) is not list and type(outcomes) is not tuple:
@@ -239,44 +248,47 @@ def _explore(rules, max_states, bar) -> StateGraph:
                 _fail(
                     rules, state, "outcome probabilities", "there are none (they sum to 0, not 1)"
                 )
-            count_outcomes(len(outcomes))
+            outcome_counts.append(len(outcomes))
             for outcome in outcomes:  # the loop every option goes through: kept lean
                 if type(outcome) is not Outcome:
                     _check_outcome(outcome, outcomes, rules, state)
-                p, options = outcome
-                add_probability(p)
+                probabilities.append(outcome[0])
+                options = outcome[1]
                 if type(options) is not tuple and type(options) is not list:
                     _check_options(options, outcome, outcomes, rules, state)
-                count_options(len(options))
+                option_counts.append(len(options))
                 for option in options:
                     if type(option) is not Option:
                         option = _as_option(option, rules, state, outcomes.index(outcome), options)
                     target, move, passing = option
                     try:
-                        i = claim(target, n)
+                        i = lookup(target)
                     except TypeError:
                         i = new_state(target, state, outcomes.index(outcome), options)  # reports it
-                    if i == n:  # a new state, numbered inline: this runs once per state
-                        states_append(target)
+                    if i is None:  # a new state, numbered inline: this runs once per state
+                        i = index[target] = n
+                        states.append(target)
                         n += 1
                         if n > max_states:
                             _too_many(rules, max_states)
-                    targets_append(i)
-                    moves_append(move)
-                    passes_append(passing)
+                    targets.append(i)
+                    moves.append(move)
+                    passes.append(passing)
     except InvalidRulesError:
         raise
     except Exception as error:
         # The rules failed on a state, perhaps one reached only through an outcome that
         # breaks the contract: report that breach if there is one.
-        _check_walked(rules, states, outcome_counts, option_counts, probabilities, moves, passes)
+        walked.check_after(rules, states, lists, done - max(read_at, 1) + 1)
         raise error
+    walked.read(*lists)
     bar.update(done - bar.n)
 
-    outcome_ptr = _pointers(outcome_counts)
-    option_ptr = _pointers(option_counts)
+    outcome_ptr, option_ptr = walked.pointers()
     where = _Locator(rules, states, outcome_ptr, option_ptr)
-    weights, denominator = _weights(probabilities, outcome_ptr, where)
+    weights, denominator = walked.weights(outcome_ptr, where)
+    option_move = walked.moves(where)
+    option_passes = walked.passes(where)
     terminal = np.zeros(n, dtype=bool)
     terminal_value_array = np.zeros(n, dtype=np.float64)
     for i, v in terminal_values.items():
@@ -290,31 +302,153 @@ def _explore(rules, max_states, bar) -> StateGraph:
         outcome_weight=weights,
         denominator=denominator,
         option_ptr=option_ptr,
-        option_target=_int64(targets),
-        option_move=_moves(moves, where),
-        option_passes=_passes(passes, where),
+        option_target=np.concatenate(walked.targets_read),
+        option_move=option_move,
+        option_passes=option_passes,
         terminal=terminal,
         terminal_value=terminal_value_array,
         terminal_exact=terminal_values,
     )
 
 
-def _check_walked(rules, states, outcome_counts, option_counts, probabilities, moves, passes):
-    """Run the deferred checks on the states walked so far; raise InvalidRulesError for the
-    first breach, or return if there is none (or the partial lists cannot be read).
+class _Walked:
+    """The walk's fields, read from its lists into arrays a stretch of states at a time.
+
+    :meth:`read` converts what the walk appended since the last call and empties the
+    lists. Rules hand out the same few objects for most fields (one ``Fraction(1, 6)``
+    for every face, small ints for moves), so probabilities and moves are grouped by
+    identity (:func:`_grouped`) and each distinct object is converted and checked once.
+    A move that breaks the contract is remembered, not raised, so that the checks run in
+    one order whatever the stretch: probabilities (and their sums), then moves, then
+    passes, each failure naming the first option (or outcome) that has it.
     """
-    try:
-        outcome_ptr = _pointers(outcome_counts)
-        walked = int(outcome_ptr[-1])
-        option_ptr = _pointers(option_counts[:walked])
-        where = _Locator(rules, states, outcome_ptr, option_ptr)
-        _weights(probabilities[:walked], outcome_ptr, where)
-        _moves(moves[: int(option_ptr[-1])], where)
-        _passes(passes[: int(option_ptr[-1])], where)
-    except InvalidRulesError:
-        raise
-    except Exception:  # noqa: BLE001 (the rules' own error is the one to show)
-        return
+
+    def __init__(self):
+        self.n_outcomes = self.n_options = 0  # read so far
+        self.outcome_counts, self.option_counts = [], []  # int64 arrays
+        self.targets_read, self.moves_read, self.passes_read = [], [], []  # per option
+        self.groups = []  # per outcome: the number of its probability object
+        self.distinct = []  # those objects, each where it was first seen in its stretch
+        self.first_seen = []  # the flat outcome numbers of those, as arrays
+        # The first option with a move of the wrong type, too large, a bad passes:
+        self.bad_move_type = self.bad_move_range = self.bad_passes = None  # (j, problem)
+
+    def read(self, outcome_counts, probabilities, option_counts, targets, moves, passes):
+        """Convert the lists (whole states only) into arrays and empty them."""
+        self.outcome_counts.append(_counts(outcome_counts))
+        self.option_counts.append(_counts(option_counts))
+        self.targets_read.append(_int64(targets))
+        ids = _addresses(probabilities)
+        grouped = _grouped(ids)
+        if grouped is None:  # many objects (made afresh for every outcome): sort them
+            _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+            grouped = first, inverse.reshape(-1)  # numpy 2.0 and 2.1 keep the input's shape
+        first, inverse = grouped
+        self.groups.append((inverse + len(self.distinct)).astype(np.int32))
+        self.distinct.extend([probabilities[k] for k in first.tolist()])
+        self.first_seen.append(first + self.n_outcomes)
+        self.moves_read.append(self._moves(moves))
+        self.passes_read.append(self._passes(passes))
+        self.n_outcomes += len(probabilities)
+        self.n_options += len(targets)
+        for values in (outcome_counts, probabilities, option_counts, targets, moves, passes):
+            values.clear()
+
+    def _moves(self, moves) -> np.ndarray:
+        """The moves as int32; the first bad one (by type, by range) is remembered."""
+        grouped = _grouped(_addresses(moves))
+        if grouped is not None:
+            first, inverse = grouped
+            first = first.tolist()
+        elif set(map(type, moves)) <= {int}:  # many move objects, all ints
+            try:
+                return _packed(moves, "i", np.int32)
+            except struct.error:  # one does not fit: found below
+                first, inverse = range(len(moves)), None
+        else:
+            first, inverse = range(len(moves)), None
+        values = []
+        for j, move in zip(first, [moves[j] for j in first]):
+            if type(move) is not int:
+                if not isinstance(move, (int, np.integer)) or isinstance(move, (bool, np.bool_)):
+                    self._breach("bad_move_type", j, f"{move!r} is not an int")
+                    move = 0
+                move = int(move)
+            if not _MOVE_LOW <= move <= _MOVE_HIGH:
+                self._breach("bad_move_range", j, f"{move} does not fit in 32 bits")
+                move = 0
+            values.append(move)
+        values = np.array(values, dtype=np.int32)
+        return values if inverse is None else values.take(inverse)
+
+    def _passes(self, passes) -> np.ndarray:
+        """The passes flags as bools. Python's and numpy's bools are the same two objects
+        wherever they come from, so they are told by address; anything else is a breach,
+        the first one remembered.
+        """
+        ids = _addresses(passes)
+        yes = (ids == _BOOLS[0]) | (ids == _BOOLS[1])
+        odd = np.flatnonzero(~yes & (ids != _BOOLS[2]) & (ids != _BOOLS[3]))
+        for j in odd.tolist():
+            passing = passes[j]
+            if isinstance(passing, (bool, np.bool_)):
+                yes[j] = passing
+            else:
+                self._breach("bad_passes", j, f"{passing!r} is not a bool")
+                break
+        return yes
+
+    def _breach(self, kind, j, problem):
+        j += self.n_options
+        if getattr(self, kind) is None or j < getattr(self, kind)[0]:
+            setattr(self, kind, (j, problem))
+
+    def pointers(self):
+        """The outcome and option pointers of everything read."""
+        return (
+            pointers(np.concatenate(self.outcome_counts).astype(np.int64)),
+            pointers(np.concatenate(self.option_counts).astype(np.int64)),
+        )
+
+    def weights(self, outcome_ptr, where):
+        """The outcomes' integer weights and common denominator, checked (:func:`_weights`)."""
+        first = np.concatenate(self.first_seen)
+        return _weights(self.distinct, first, np.concatenate(self.groups), outcome_ptr, where)
+
+    def moves(self, where) -> np.ndarray:
+        for bad in (self.bad_move_type, self.bad_move_range):
+            if bad is not None:
+                where.fail_option(bad[0], "move", bad[1])
+        return np.concatenate(self.moves_read)
+
+    def passes(self, where) -> np.ndarray:
+        if self.bad_passes is not None:
+            where.fail_option(self.bad_passes[0], "passes", self.bad_passes[1])
+        return np.concatenate(self.passes_read)
+
+    def check_after(self, rules, states, lists, begun):
+        """After the rules raised: run the checks on the whole states walked (``begun``
+        states were begun since the last :meth:`read`); raise InvalidRulesError for the
+        first breach, or return if there is none (or the lists cannot be read).
+        """
+        outcome_counts, probabilities, option_counts, targets, moves, passes = lists
+        try:
+            if len(outcome_counts) == begun:  # the state that failed had begun: drop it
+                del outcome_counts[-1]
+                walked_outcomes = sum(outcome_counts)
+                del probabilities[walked_outcomes:], option_counts[walked_outcomes:]
+                walked_options = sum(option_counts)
+                del targets[walked_options:], moves[walked_options:], passes[walked_options:]
+            self.read(*lists)
+            outcome_ptr, option_ptr = self.pointers()
+            where = _Locator(rules, states, outcome_ptr, option_ptr)
+            self.weights(outcome_ptr, where)
+            self.moves(where)
+            self.passes(where)
+        except InvalidRulesError:
+            raise
+        except Exception:  # noqa: BLE001 (the rules' own error is the one to show)
+            return
 
 
 def _as_list(outcomes, rules, state):
@@ -352,12 +486,84 @@ def _as_option(option, rules, state, k, options):
     return Option(*option)
 
 
-def _pointers(counts: list) -> np.ndarray:
-    return pointers(_int64(counts))
+#: Items packed by one ``struct.pack`` call (:func:`_packed`).
+_PACK_BLOCK = 1 << 14
 
 
 def _int64(values: list) -> np.ndarray:
-    return np.array(values, dtype=np.int64) if len(values) else np.zeros(0, np.int64)
+    return _packed(values, "q", np.int64)
+
+
+def _counts(counts: list) -> np.ndarray:
+    """Counts (ints >= 0) as an array: bytes when all are below 256, as they usually are
+    (``bytes`` reads a small int faster still than ``struct.pack``).
+    """
+    try:
+        return np.frombuffer(bytes(counts), dtype=np.uint8)
+    except ValueError:
+        return _int64(counts)
+
+
+def _packed(values: list, code: str, dtype) -> np.ndarray:
+    """A list of Python ints as a numpy array, packed with the ``struct`` code ``code``
+    ("q": int64, "i": int32) a block at a time: ``struct.pack`` converts an int in half
+    the time ``np.fromiter`` takes (a third of ``np.array``'s). It raises
+    ``struct.error`` for an int outside the code's range.
+    """
+    out = np.empty(len(values), dtype=dtype)
+    for start in range(0, len(values), _PACK_BLOCK):
+        part = values[start : start + _PACK_BLOCK]
+        out[start : start + len(part)] = np.frombuffer(
+            struct.pack(f"={len(part)}{code}", *part), dtype=dtype
+        )
+    return out
+
+
+def _addresses(objects: list) -> np.ndarray:
+    """The addresses of a list's items (what ``id`` gives), as uint64, read in one pass.
+
+    The items go into an object array, whose buffer holds their pointers: a fifth of the
+    cost of ``map(id, objects)``, where each ``id`` call is audited and makes a new int.
+    The addresses tell the items apart only while they are alive (the list holds them).
+    """
+    held = np.fromiter(objects, dtype=object, count=len(objects))
+    try:
+        return np.frombuffer(memoryview(held).cast("B"), dtype=np.uint64)
+    except (TypeError, ValueError, BufferError):  # an object array without a buffer
+        return np.fromiter(map(id, objects), dtype=np.uint64, count=len(objects))
+
+
+#: The addresses of True, numpy's True, False and numpy's False (:meth:`_Walked._passes`).
+_BOOLS = _addresses([True, np.True_, False, np.False_]).copy()
+
+#: The most distinct objects :func:`_grouped` groups by; and the items it samples first.
+_FEW, _SAMPLE = 8, 64
+
+
+def _grouped(ids: np.ndarray):
+    """Group items by their addresses (:func:`_addresses`): ``(first, inverse)``, the
+    position of each distinct object's first appearance (groups in order of address)
+    and each item's group number; None when there are more than :data:`_FEW` groups.
+
+    The groups are found in a sample, then every item is compared with each: a few
+    vectorised passes per group, and one more round if the sample missed a group.
+    """
+    if not len(ids):
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    heads = np.unique(ids[:_SAMPLE])
+    while len(heads) <= _FEW:
+        inverse = np.zeros(len(ids), dtype=np.intp)
+        matched = ids == heads[0]
+        first = [int(np.argmax(matched))]
+        for c in range(1, len(heads)):
+            hits = ids == heads[c]
+            first.append(int(np.argmax(hits)))
+            matched |= hits
+            inverse += hits * c
+        if matched.all():
+            return np.array(first, dtype=np.intp), inverse
+        heads = np.union1d(heads, ids[~matched][: _FEW + 1])
+    return None
 
 
 class _Locator:
@@ -383,37 +589,20 @@ class _Locator:
         _fail(self.rules, state, f"outcome {local} {field}", problem)
 
 
-def _weights(probabilities, outcome_ptr, where):
+def _weights(distinct, first, inverse, outcome_ptr, where):
     """Integer weights over one common denominator, every probability and sum checked.
 
-    Rules usually hand out a few probability objects many times over (one ``Fraction(1,
-    6)`` for every face), so the work is done once per distinct object: the objects are
-    told apart by ``id`` (they are all alive in ``probabilities``) and the results spread
-    back with numpy.
+    ``distinct`` are the probability objects (first seen at outcomes ``first``) and
+    ``inverse[k]`` the one outcome k has: the work is done once per object and the
+    results spread back with numpy.
     """
-    ids = np.fromiter(map(id, probabilities), dtype=np.uint64, count=len(probabilities))
-    distinct, rest = [], ids
-    while len(rest) and len(distinct) < 8:  # usually a handful: one comparison pass each
-        distinct.append(rest[0])
-        rest = rest[rest != rest[0]]
-    if not len(rest):
-        inverse = np.zeros(len(ids), dtype=np.intp)
-        first = np.zeros(len(distinct), dtype=np.intp)
-        for c, d in enumerate(distinct):
-            hits = ids == d
-            inverse[hits] = c
-            first[c] = np.argmax(hits)
-    else:
-        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
-        inverse = inverse.reshape(-1)  # numpy 2.0 and 2.1 keep the input's shape
-    exact, (numerators, denominators) = _distinct_fractions(
-        [probabilities[k] for k in first.tolist()], first, where
-    )
+    exact, (numerators, denominators) = _distinct_fractions(distinct, first, where)
     if numerators is None:  # some part passes int64: so does the common denominator
         denominator = lcm(*{p.denominator for p in exact})
     else:
         denominator = lcm(*np.unique(denominators).tolist()) if len(exact) else 1
-    live = np.flatnonzero(np.diff(outcome_ptr) > 0)
+    counts = np.diff(outcome_ptr)
+    live = np.flatnonzero(counts > 0)
     if denominator >= 2**62:
         fractions = [exact[c] for c in inverse.tolist()]
         for i in live.tolist():  # a state whose sum is wrong is the better message
@@ -422,12 +611,14 @@ def _weights(probabilities, outcome_ptr, where):
             f"{where.rules.name}: the probabilities' common denominator {denominator} does "
             "not fit in 62 bits; use probabilities with smaller denominators"
         )
-    weights = (numerators * (denominator // denominators))[inverse]
+    weights = (numerators * (denominator // denominators)).take(inverse)
     if len(live):
         starts = outcome_ptr[live]
-        totals = np.add.reduceat(weights, starts)  # int64 sums; the float sums catch wrapping
-        approximate = np.add.reduceat(weights / denominator, starts)
-        bad = (totals != denominator) | (np.abs(approximate - 1) > 1e-6)
+        totals = np.add.reduceat(weights, starts)  # int64 sums
+        bad = totals != denominator
+        if denominator * int(counts.max()) >= 2**63:  # the int64 sums may wrap:
+            approximate = np.add.reduceat(weights / denominator, starts)  # floats catch it
+            bad |= np.abs(approximate - 1) > 1e-6
         if bad.any():
             fractions = [exact[c] for c in inverse.tolist()]
             _check_sum(fractions, outcome_ptr, int(live[np.argmax(bad)]), where)
@@ -449,7 +640,7 @@ def _distinct_fractions(probabilities, first, where):
     else:
         bad = np.flatnonzero((numerators <= 0) | (numerators > denominators)).tolist()
     if bad:
-        k = bad[0]
+        k = min(bad, key=lambda b: first[b])  # the bad probability seen first
         _number(
             probabilities[k], where.rules, where.outcome(first[k])[0], _field(where, first[k]), True
         )
@@ -488,31 +679,3 @@ def _check_sum(fractions, outcome_ptr, i, where):
 
 def _field(where, k):
     return f"outcome {where.outcome(k)[1]} probability"
-
-
-def _moves(moves, where) -> np.ndarray:
-    if not set(map(type, moves)) <= {int}:
-        for j, move in enumerate(moves):
-            if type(move) is not int and (
-                not isinstance(move, (int, np.integer)) or isinstance(move, (bool, np.bool_))
-            ):
-                where.fail_option(j, "move", f"{move!r} is not an int")
-        moves = [int(m) for m in moves]
-    try:
-        array = np.array(moves, dtype=np.int64)
-    except OverflowError:
-        array = None
-    if array is None or len(array) and (array.min() < _MOVE_LOW or array.max() > _MOVE_HIGH):
-        for j, move in enumerate(moves):
-            if not _MOVE_LOW <= move <= _MOVE_HIGH:
-                where.fail_option(j, "move", f"{move} does not fit in 32 bits")
-    return array.astype(np.int32)
-
-
-def _passes(passes, where) -> np.ndarray:
-    # A pass over the types first: np.array would spend longer finding out the same.
-    if not set(map(type, passes)) <= {bool, np.bool_}:
-        for j, passing in enumerate(passes):
-            if type(passing) is not bool and not isinstance(passing, np.bool_):
-                where.fail_option(j, "passes", f"{passing!r} is not a bool")
-    return np.fromiter(passes, dtype=bool, count=len(passes))
