@@ -54,6 +54,9 @@ GROUP = 512
 FIXED = -1
 #: A throw with no legal move: the turn passes on the same board.
 NO_MOVE = -2
+#: Stored move codes (:func:`record`): a win, and the origin of moves leaving the block.
+WIN_CODE = -1
+STORED_OUT = -2
 # Kinds of listed moves: the mover throws again, the turn passes (the value is 1 - v),
 # the mover wins. _STAYS and _PASSES are added to twice the successor's place.
 _STAYS = 0
@@ -125,7 +128,10 @@ def compile_kernels() -> None:
         module[name] = numba.njit(cache=True, inline="always")(function)
     for name in (
         "_list_moves",
+        "_list_item",
         "_read_moves",
+        "_read_stored",
+        "_choose_again",
         "_pick",
         "_margin",
         "_shrink",
@@ -137,10 +143,11 @@ def compile_kernels() -> None:
         module[name] = numba.njit(cache=True, inline="always")(module[name])
     # Each range is compiled once, with its helpers inlined; the parallel sweeps call it
     # per group of items (inlining it there too made numba's compile take minutes).
-    for name in ("_full_range", "_policy_range", "_improve_range"):
+    for name in ("_full_range", "_policy_range", "_improve_range", "_record_range",
+                 "_improve_stored_range"):  # fmt: skip
         module[name] = numba.njit(cache=True)(module[name])
     module["prange"] = numba.prange
-    for name in ("_full", "_policy", "_improve"):
+    for name in ("_full", "_policy", "_improve", "_record", "_improve_stored"):
         module[name] = numba.njit(cache=True, parallel=True)(module[name])
     _compiled = True
 
@@ -171,6 +178,26 @@ def _list_moves(mover, a, opp, b, t, throw, ranks, kinds, n):  # pragma: no cove
             ranks[n] = rank(opp2, b, mover2, a2, t)
             kinds[n] = _PASSES
         n += 1
+    return n
+
+
+def _list_item(mover, a, opp, b, t, sides, ranks, kinds, first):  # pragma: no cover
+    """List every move of an item's ``sides`` (its position, then the twin), throw by
+    throw: ``first[side, k]`` is where throw ``k``'s moves start; the number listed.
+    """
+    n = 0
+    for side in range(sides):
+        k = 0
+        for j in range(len(t.throws)):
+            if t.throws[j] == 0:
+                continue
+            first[side, k] = n
+            if side == 0:
+                n = _list_moves(mover, a, opp, b, t, t.throws[j], ranks, kinds, n)
+            else:
+                n = _list_moves(opp, b, mover, a, t, t.throws[j], ranks, kinds, n)
+            k += 1
+        first[side, k] = n
     return n
 
 
@@ -286,26 +313,14 @@ def _buffers(t):  # pragma: no cover - runs compiled
 # arrays are taken out of their tuple once: read through it inside the loop, each
 # access counted a reference, and the sweeps ran five times slower.
 # ---------------------------------------------------------------------------
-def _full_range(values, w, t, low, high):  # pragma: no cover - runs compiled
+def _full_range(values, w, t, counts, low, high):  # pragma: no cover - runs compiled
     order, twin, start, stop, where, local, fixed, choices, margins = w
     ranks, kinds, codes, found, first = _buffers(t)
     change = 0.0
     for i in range(low, high):
         sides = 1 if order[i] == twin[i] else 2
         mover, a, opp, b = unrank(order[i], t)
-        n = 0
-        for side in range(sides):
-            k = 0
-            for j in range(len(t.throws)):
-                if t.throws[j] == 0:
-                    continue
-                first[side, k] = n
-                if side == 0:
-                    n = _list_moves(mover, a, opp, b, t, t.throws[j], ranks, kinds, n)
-                else:
-                    n = _list_moves(opp, b, mover, a, t, t.throws[j], ranks, kinds, n)
-                k += 1
-            first[side, k] = n
+        n = _list_item(mover, a, opp, b, t, sides, ranks, kinds, first)
         _read_moves(values, where, start, stop, local, ranks, kinds, codes, found, n)
         total1 = passing1 = total2 = passing2 = 0.0
         for side in range(sides):
@@ -327,6 +342,8 @@ def _full_range(values, w, t, low, high):  # pragma: no cover - runs compiled
                         settled += p * best
                 choices[i, side, k] = code
                 margins[i, side, k] = _margin(best, second)
+                if len(counts):
+                    counts[i, side, k] = first[side, k + 1] - first[side, k]
                 k += 1
             fixed[i, side] = settled
             if side == 0:
@@ -385,49 +402,133 @@ def _improve_range(values, w, t, drift, eps, low, high):  # pragma: no cover - r
         if n == 0:
             continue
         _read_moves(values, where, start, stop, local, ranks, kinds, codes, found, n)
-        for side in range(sides):
-            k = 0
-            for j in range(len(t.throws)):
-                if t.throws[j] == 0:
-                    continue
-                if first[side, k] < first[side, k + 1]:
-                    old = choices[i, side, k]
-                    code, best, second, constant = _pick(codes, found, first[side, k],
-                                                         first[side, k + 1])  # fmt: skip
-                    kept = constant if old == FIXED else _chosen_value(local, old)
-                    if old != code and best > kept + eps:
-                        p = t.probabilities[j]
-                        if old == FIXED:
-                            fixed[i, side] -= p * kept
-                        if code == FIXED:
-                            fixed[i, side] += p * best
-                        choices[i, side, k] = code
-                        changed += 1
-                        gain = max(gain, best - kept)
-                        margins[i, side, k] = _margin(best, second)
-                    elif old != code:  # a near tie: keep the move, look again next time
-                        margins[i, side, k] = 0.0
-                    else:
-                        margins[i, side, k] = _margin(best, second)
-                k += 1
+        more, bigger = _choose_again(local, fixed, choices, margins, t, i, sides, first, codes,
+                                     found, eps)  # fmt: skip
+        changed += more
+        gain = max(gain, bigger)
     return changed, gain, made
+
+
+def _choose_again(
+    local, fixed, choices, margins, t, i, sides, first, codes, found, eps
+):  # pragma: no cover - runs compiled
+    """Item ``i``'s choices against its moves as read (throws with none listed are left
+    alone): (choices changed, largest gain). ``margins`` may be empty (not kept).
+    """
+    changed = 0
+    gain = 0.0
+    keep_margins = len(margins) > 0
+    for side in range(sides):
+        k = 0
+        for j in range(len(t.throws)):
+            if t.throws[j] == 0:
+                continue
+            if first[side, k] < first[side, k + 1]:
+                old = choices[i, side, k]
+                code, best, second, constant = _pick(codes, found, first[side, k],
+                                                     first[side, k + 1])  # fmt: skip
+                kept = constant if old == FIXED else _chosen_value(local, old)
+                margin = _margin(best, second)
+                if old != code and best > kept + eps:
+                    p = t.probabilities[j]
+                    if old == FIXED:
+                        fixed[i, side] -= p * kept
+                    if code == FIXED:
+                        fixed[i, side] += p * best
+                    choices[i, side, k] = code
+                    changed += 1
+                    gain = max(gain, best - kept)
+                elif old != code:  # a near tie: keep the move, look again next time
+                    margin = 0.0
+                if keep_margins:
+                    margins[i, side, k] = margin
+            k += 1
+    return changed, gain
+
+
+# ---------------------------------------------------------------------------
+# Stored moves: where memory allows, a block's moves are listed once, after the first
+# sweep, as int32 codes (:func:`record`), and each improvement pass reads them instead
+# of making the moves again. A code is 2 * place + passes for a successor in the block,
+# WIN_CODE for a win, and STORED_OUT - (2 * rank + passes) for a successor outside it.
+# ---------------------------------------------------------------------------
+def _record_range(values, w, t, moves, offset, low, high):  # pragma: no cover - compiled
+    order, twin, start, stop, where, _, _, _, _ = w
+    ranks, kinds, _, _, first = _buffers(t)
+    for i in range(low, high):
+        sides = 1 if order[i] == twin[i] else 2
+        mover, a, opp, b = unrank(order[i], t)
+        n = _list_item(mover, a, opp, b, t, sides, ranks, kinds, first)
+        for m in range(n):
+            kind = kinds[m]
+            if kind == _WINS:
+                code = WIN_CODE
+            elif start <= ranks[m] < stop:
+                code = 2 * where[ranks[m] - start] + kind
+            else:
+                code = STORED_OUT - (2 * ranks[m] + kind)
+            moves[offset + m] = code
+        offset += n
+
+
+def _read_stored(values, local, moves, offset, n, codes, found):  # pragma: no cover
+    """The choice code and the value of the ``n`` stored moves from ``offset`` on."""
+    for m in range(n):
+        code = moves[offset + m]
+        if code >= 0:
+            codes[m] = code
+            found[m] = _chosen_value(local, code)
+        elif code == WIN_CODE:
+            codes[m] = FIXED
+            found[m] = 1.0
+        else:
+            codes[m] = FIXED
+            outside = STORED_OUT - code
+            value = values[outside >> 1]
+            found[m] = 1.0 - value if outside & 1 else value
+
+
+def _improve_stored_range(
+    values, w, t, counts, moves, offset, eps, low, high
+):  # pragma: no cover - runs compiled
+    order, twin, _, _, _, local, fixed, choices, margins = w
+    _, _, codes, found, first = _buffers(t)
+    changed = 0
+    gain = 0.0
+    for i in range(low, high):
+        sides = 1 if order[i] == twin[i] else 2
+        n = 0
+        for side in range(sides):
+            for k in range(counts.shape[2]):
+                first[side, k] = n
+                n += counts[i, side, k]
+            first[side, counts.shape[2]] = n
+        if n == 0:
+            continue
+        _read_stored(values, local, moves, offset, n, codes, found)
+        offset += n
+        more, bigger = _choose_again(local, fixed, choices, margins, t, i, sides, first, codes,
+                                     found, eps)  # fmt: skip
+        changed += more
+        gain = max(gain, bigger)
+    return changed, gain
 
 
 # ---------------------------------------------------------------------------
 # Sweeps
 # ---------------------------------------------------------------------------
-def _full(values, w, t, stages, threads, serial):  # pragma: no cover - runs compiled
+def _full(values, w, t, counts, stages, threads, serial):  # pragma: no cover - compiled
     worst = np.zeros(threads)
     for s in range(len(stages) - 1):
         low, high = stages[s], stages[s + 1]
         if high - low <= serial:
-            worst[0] = max(worst[0], _full_range(values, w, t, low, high))
+            worst[0] = max(worst[0], _full_range(values, w, t, counts, low, high))
             continue
         for thread in prange(threads):
             change = 0.0
             for group in range(low + thread * GROUP, high, threads * GROUP):
                 end = min(group + GROUP, high)
-                change = max(change, _full_range(values, w, t, group, end))
+                change = max(change, _full_range(values, w, t, counts, group, end))
             worst[thread] = max(worst[thread], change)
     return worst.max()
 
@@ -463,16 +564,42 @@ def _improve(values, w, t, drift, eps, threads):  # pragma: no cover - runs comp
     return changed.sum(), gain.max(), made.sum()
 
 
-def full_sweep(stages, values, work: BlockArrays, tables, threads: int, serial: int) -> float:
+def _record(values, w, t, moves, offsets, threads):  # pragma: no cover - runs compiled
+    n = len(w.order)
+    for thread in prange(threads):
+        for g in range(thread, len(offsets) - 1, threads):
+            _record_range(values, w, t, moves, offsets[g], g * GROUP, min(g * GROUP + GROUP, n))
+
+
+def _improve_stored(values, w, t, counts, moves, offsets, eps, threads):  # pragma: no cover
+    changed = np.zeros(threads, dtype=np.int64)
+    gain = np.zeros(threads)
+    n = len(w.order)
+    for thread in prange(threads):
+        for g in range(thread, len(offsets) - 1, threads):
+            more, bigger = _improve_stored_range(
+                values, w, t, counts, moves, offsets[g], eps, g * GROUP, min(g * GROUP + GROUP, n)
+            )
+            changed[thread] += more
+            gain[thread] = max(gain[thread], bigger)
+    return changed.sum(), gain.max()
+
+
+def full_sweep(
+    stages, values, work: BlockArrays, tables, threads: int, serial: int, counts=None
+) -> float:
     """One sweep taking the best move everywhere; writes the choices, their margins (how
     far each chosen move leads the next, float32) and ``fixed``; returns the largest
     change of a value.
 
     ``stages`` cut the items into runs that end with a barrier; stages of at most
     ``serial`` items run on one core. ``values`` (by rank) holds the blocks already
-    solved.
+    solved. ``counts`` (uint8, shaped like ``work.choices``), when given, receives the
+    number of moves of each side and throw (for :func:`record`).
     """
-    return float(_full(values, work, tables, stages, threads, serial))
+    if counts is None:
+        counts = np.zeros((0, 2, 1), dtype=np.uint8)
+    return float(_full(values, work, tables, counts, stages, threads, serial))
 
 
 def policy_sweep(stages, values, work: BlockArrays, tables, threads: int, serial: int) -> float:
@@ -490,3 +617,31 @@ def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads
     """
     changed, gain, made = _improve(values, work, tables, drift, eps, threads)
     return int(changed), float(gain), int(made)
+
+
+def group_offsets(counts: np.ndarray) -> np.ndarray:
+    """Where each group of :data:`GROUP` items starts in the stored moves, and (last) how
+    many moves there are in all: int64, one more than there are groups.
+
+    >>> counts = np.ones((GROUP + 1, 2, 4), dtype=np.uint8)
+    >>> group_offsets(counts).tolist()
+    [0, 4096, 4104]
+    """
+    per_item = counts.reshape(len(counts), -1).sum(axis=1, dtype=np.int64)
+    per_group = np.add.reduceat(per_item, np.arange(0, len(counts), GROUP)) if len(counts) else []
+    return np.concatenate([[0], np.cumsum(per_group, dtype=np.int64)]).astype(np.int64)
+
+
+def record(values, work: BlockArrays, tables, moves, offsets, threads: int) -> None:
+    """Write every move of the block's items into ``moves`` (int32, ``offsets[-1]`` long)
+    as codes (see above), in item order; ``offsets`` from :func:`group_offsets`.
+    """
+    _record(values, work, tables, moves, offsets, threads)
+
+
+def improve_stored(values, work: BlockArrays, tables, counts, moves, offsets, eps, threads):
+    """:func:`improve` over the stored moves (every throw looked at, no margins kept):
+    (choices changed, largest gain).
+    """
+    changed, gain = _improve_stored(values, work, tables, counts, moves, offsets, eps, threads)
+    return int(changed), float(gain)
