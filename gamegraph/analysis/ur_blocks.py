@@ -252,7 +252,7 @@ def _block_arrays(numbering, block, plan) -> ur_sweeps.BlockArrays:
     return ur_sweeps.BlockArrays(
         plan.order, plan.twin, block.start, block.stop, where, local,
         large_array((n, 2), np.float64), large_array(shape, np.int32),
-        large_array(shape, np.float32),
+        large_array(shape, np.uint8),
     )  # fmt: skip
 
 
@@ -274,8 +274,6 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     offsets = ur_sweeps.group_offsets(counts)
     stored = 4 * int(offsets[-1]) <= move_memory
     if stored:
-        # The margins are not needed, and what the moves need is there once they go.
-        work = work._replace(margins=np.zeros((0, *work.margins.shape[1:]), np.float32))
         moves = large_array(int(offsets[-1]), np.int32)
         ur_sweeps.record(values, work, t, moves, offsets, threads)
         work = work._replace(where=np.zeros(0, np.int32))
@@ -298,7 +296,7 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
                 )
         if stored:
             changed, gain = ur_sweeps.improve_stored(
-                values, work, t, counts, moves, offsets, tol / 10, threads
+                values, work, t, counts, moves, offsets, drift, tol / 10, threads
             )
         else:
             changed, gain, _ = ur_sweeps.improve(values, work, t, drift, tol / 10, threads)

@@ -40,6 +40,7 @@ Without numba the same functions run as plain Python (slow: tests and tiny block
 
 from __future__ import annotations
 
+import math
 import os
 from typing import NamedTuple
 
@@ -57,6 +58,12 @@ NO_MOVE = -2
 #: Stored move codes (:func:`record`): a win, and the origin of moves leaving the block.
 WIN_CODE = -1
 STORED_OUT = -2
+#: Margins are kept in a byte each: grade ``g`` stands for ``2 ** (-g / GRADE_STEPS)``,
+#: and NO_GRADE for 0 (a near tie, or too small to tell: the throw is looked at again).
+GRADE_STEPS = 8
+NO_GRADE = 255
+GRADE_VALUES = np.exp2(-np.arange(NO_GRADE + 1) / GRADE_STEPS)
+GRADE_VALUES[NO_GRADE] = 0.0
 # Kinds of listed moves: the mover throws again, the turn passes (the value is 1 - v),
 # the mover wins. _STAYS and _PASSES are added to twice the successor's place.
 _STAYS = 0
@@ -88,8 +95,9 @@ class BlockArrays(NamedTuple):
         Each side's sum of probability times value over the throws whose choice leaves
         the block.
     choices : ndarray of int32, shape (n, 2, k)
-    margins : ndarray of float32, shape (n, 2, k)
-        How far each choice led the next best move when it was last measured.
+    grades : ndarray of uint8, shape (n, 2, k)
+        How far each choice led the next best move when it was last measured, lowered
+        since by what values may have moved, as a grade (:func:`grade`).
     """
 
     order: np.ndarray
@@ -100,7 +108,7 @@ class BlockArrays(NamedTuple):
     local: np.ndarray
     fixed: np.ndarray
     choices: np.ndarray
-    margins: np.ndarray
+    grades: np.ndarray
 
 
 def available() -> bool:
@@ -134,7 +142,7 @@ def compile_kernels() -> None:
         "_choose_again",
         "_pick",
         "_margin",
-        "_shrink",
+        "_grade",
         "_chosen_value",
         "_chosen",
         "_pair",
@@ -244,17 +252,39 @@ def _pick(codes, found, low, high):  # pragma: no cover - runs compiled
 
 
 def _margin(best, second):  # pragma: no cover - runs compiled
-    """How far the chosen move leads, as stored in float32 (rounded down; 1e30: no rival)."""
+    """How far the chosen move leads (1.0, more than any two values differ: no rival)."""
     if second < 0.0:
-        return 1e30
-    return max(best - second, 0.0) * 0.999999
+        return 1.0
+    return max(best - second, 0.0)
 
 
-def _shrink(margin, drift):  # pragma: no cover - runs compiled
-    """A margin after values moved by ``drift``: lowered a millionth more, so that rounding
-    to float32 never leaves it larger than it is.
+def _grade(margin):  # pragma: no cover - runs compiled
+    """The largest :data:`GRADE_VALUES` entry at most ``margin``, by its number."""
+    if margin >= 1.0:
+        return 0
+    if not margin >= GRADE_VALUES[NO_GRADE - 1]:
+        return NO_GRADE
+    g = min(int(math.ceil(-GRADE_STEPS * math.log2(margin))), NO_GRADE)
+    while GRADE_VALUES[g] > margin:  # log2 rounded the wrong way
+        g += 1
+    return g
+
+
+def grade(margin: float) -> int:
+    """A margin in one byte, rounded down: ``GRADE_VALUES[grade(m)] <= m`` (steps of an
+    eighth of a power of two down to about 1e-9; :data:`NO_GRADE`, 0, below).
+
+    >>> grade(1.0), grade(0.5), grade(0.4), grade(1e-12)
+    (0, 8, 11, 255)
+    >>> bool(GRADE_VALUES[grade(0.4)] <= 0.4 < GRADE_VALUES[grade(0.4) - 1])
+    True
     """
-    return margin * 0.999999 - 2.0 * drift
+    return _grade(float(margin))
+
+
+def shrunk_grades(drift: float) -> np.ndarray:
+    """For each grade, the grade of its margin once values have moved by ``drift``."""
+    return np.array([_grade(value - 2.0 * drift) for value in GRADE_VALUES], dtype=np.uint8)
 
 
 def _chosen_value(local, code):  # pragma: no cover - runs compiled
@@ -314,7 +344,7 @@ def _buffers(t):  # pragma: no cover - runs compiled
 # access counted a reference, and the sweeps ran five times slower.
 # ---------------------------------------------------------------------------
 def _full_range(values, w, t, counts, low, high):  # pragma: no cover - runs compiled
-    order, twin, start, stop, where, local, fixed, choices, margins = w
+    order, twin, start, stop, where, local, fixed, choices, grades = w
     ranks, kinds, codes, found, first = _buffers(t)
     change = 0.0
     for i in range(low, high):
@@ -341,7 +371,7 @@ def _full_range(values, w, t, counts, low, high):  # pragma: no cover - runs com
                     if code == FIXED:
                         settled += p * best
                 choices[i, side, k] = code
-                margins[i, side, k] = _margin(best, second)
+                grades[i, side, k] = _grade(_margin(best, second))
                 if len(counts):
                     counts[i, side, k] = first[side, k + 1] - first[side, k]
                 k += 1
@@ -367,8 +397,8 @@ def _policy_range(values, w, t, low, high):  # pragma: no cover - runs compiled
     return change
 
 
-def _improve_range(values, w, t, drift, eps, low, high):  # pragma: no cover - runs compiled
-    order, twin, start, stop, where, local, fixed, choices, margins = w
+def _improve_range(values, w, t, shrunk, drift, eps, low, high):  # pragma: no cover
+    order, twin, start, stop, where, local, fixed, choices, grades = w
     ranks, kinds, codes, found, first = _buffers(t)
     changed = 0
     gain = 0.0
@@ -384,8 +414,8 @@ def _improve_range(values, w, t, drift, eps, low, high):  # pragma: no cover - r
                 if t.throws[j] == 0:
                     continue
                 first[side, k] = n
-                if margins[i, side, k] > 2.0 * drift:  # still best (action elimination)
-                    margins[i, side, k] = _shrink(margins[i, side, k], drift)
+                if GRADE_VALUES[grades[i, side, k]] > 2.0 * drift:  # still best
+                    grades[i, side, k] = shrunk[grades[i, side, k]]
                 else:
                     if not made_here:
                         made_here = True
@@ -396,13 +426,13 @@ def _improve_range(values, w, t, drift, eps, low, high):  # pragma: no cover - r
                     else:
                         n = _list_moves(opp, b, mover, a, t, t.throws[j], ranks, kinds, n)
                     if n == first[side, k]:  # no legal move: nothing to choose
-                        margins[i, side, k] = 1e30
+                        grades[i, side, k] = 0
                 k += 1
             first[side, k] = n
         if n == 0:
             continue
         _read_moves(values, where, start, stop, local, ranks, kinds, codes, found, n)
-        more, bigger = _choose_again(local, fixed, choices, margins, t, i, sides, first, codes,
+        more, bigger = _choose_again(local, fixed, choices, grades, t, i, sides, first, codes,
                                      found, eps)  # fmt: skip
         changed += more
         gain = max(gain, bigger)
@@ -410,14 +440,13 @@ def _improve_range(values, w, t, drift, eps, low, high):  # pragma: no cover - r
 
 
 def _choose_again(
-    local, fixed, choices, margins, t, i, sides, first, codes, found, eps
+    local, fixed, choices, grades, t, i, sides, first, codes, found, eps
 ):  # pragma: no cover - runs compiled
     """Item ``i``'s choices against its moves as read (throws with none listed are left
-    alone): (choices changed, largest gain). ``margins`` may be empty (not kept).
+    alone): (choices changed, largest gain).
     """
     changed = 0
     gain = 0.0
-    keep_margins = len(margins) > 0
     for side in range(sides):
         k = 0
         for j in range(len(t.throws)):
@@ -428,7 +457,7 @@ def _choose_again(
                 code, best, second, constant = _pick(codes, found, first[side, k],
                                                      first[side, k + 1])  # fmt: skip
                 kept = constant if old == FIXED else _chosen_value(local, old)
-                margin = _margin(best, second)
+                margin = _grade(_margin(best, second))
                 if old != code and best > kept + eps:
                     p = t.probabilities[j]
                     if old == FIXED:
@@ -439,9 +468,8 @@ def _choose_again(
                     changed += 1
                     gain = max(gain, best - kept)
                 elif old != code:  # a near tie: keep the move, look again next time
-                    margin = 0.0
-                if keep_margins:
-                    margins[i, side, k] = margin
+                    margin = NO_GRADE
+                grades[i, side, k] = margin
             k += 1
     return changed, gain
 
@@ -471,43 +499,52 @@ def _record_range(values, w, t, moves, offset, low, high):  # pragma: no cover -
         offset += n
 
 
-def _read_stored(values, local, moves, offset, n, codes, found):  # pragma: no cover
-    """The choice code and the value of the ``n`` stored moves from ``offset`` on."""
+def _read_stored(values, local, moves, offset, n, codes, found, at):  # pragma: no cover
+    """The choice code and the value of the ``n`` stored moves from ``offset`` on, into
+    ``codes`` and ``found`` from ``at`` on.
+    """
     for m in range(n):
         code = moves[offset + m]
         if code >= 0:
-            codes[m] = code
-            found[m] = _chosen_value(local, code)
+            codes[at + m] = code
+            found[at + m] = _chosen_value(local, code)
         elif code == WIN_CODE:
-            codes[m] = FIXED
-            found[m] = 1.0
+            codes[at + m] = FIXED
+            found[at + m] = 1.0
         else:
-            codes[m] = FIXED
+            codes[at + m] = FIXED
             outside = STORED_OUT - code
             value = values[outside >> 1]
-            found[m] = 1.0 - value if outside & 1 else value
+            found[at + m] = 1.0 - value if outside & 1 else value
 
 
 def _improve_stored_range(
-    values, w, t, counts, moves, offset, eps, low, high
+    values, w, t, counts, moves, offset, shrunk, drift, eps, low, high
 ):  # pragma: no cover - runs compiled
-    order, twin, _, _, _, local, fixed, choices, margins = w
+    order, twin, _, _, _, local, fixed, choices, grades = w
     _, _, codes, found, first = _buffers(t)
+    throws = counts.shape[2]
     changed = 0
     gain = 0.0
     for i in range(low, high):
         sides = 1 if order[i] == twin[i] else 2
         n = 0
         for side in range(sides):
-            for k in range(counts.shape[2]):
+            for k in range(throws):
                 first[side, k] = n
-                n += counts[i, side, k]
-            first[side, counts.shape[2]] = n
+                count = counts[i, side, k]
+                if count < 2:  # nothing to choose
+                    pass
+                elif GRADE_VALUES[grades[i, side, k]] > 2.0 * drift:  # still best
+                    grades[i, side, k] = shrunk[grades[i, side, k]]
+                else:
+                    _read_stored(values, local, moves, offset, count, codes, found, n)
+                    n += count
+                offset += count
+            first[side, throws] = n
         if n == 0:
             continue
-        _read_stored(values, local, moves, offset, n, codes, found)
-        offset += n
-        more, bigger = _choose_again(local, fixed, choices, margins, t, i, sides, first, codes,
+        more, bigger = _choose_again(local, fixed, choices, grades, t, i, sides, first, codes,
                                      found, eps)  # fmt: skip
         changed += more
         gain = max(gain, bigger)
@@ -549,7 +586,7 @@ def _policy(values, w, t, stages, threads, serial):  # pragma: no cover - runs c
     return worst.max()
 
 
-def _improve(values, w, t, drift, eps, threads):  # pragma: no cover - runs compiled
+def _improve(values, w, t, shrunk, drift, eps, threads):  # pragma: no cover - compiled
     changed = np.zeros(threads, dtype=np.int64)
     made = np.zeros(threads, dtype=np.int64)
     gain = np.zeros(threads)
@@ -557,7 +594,7 @@ def _improve(values, w, t, drift, eps, threads):  # pragma: no cover - runs comp
     for thread in prange(threads):
         for group in range(thread * GROUP, n, threads * GROUP):
             end = min(group + GROUP, n)
-            more, bigger, items = _improve_range(values, w, t, drift, eps, group, end)
+            more, bigger, items = _improve_range(values, w, t, shrunk, drift, eps, group, end)
             changed[thread] += more
             made[thread] += items
             gain[thread] = max(gain[thread], bigger)
@@ -571,14 +608,17 @@ def _record(values, w, t, moves, offsets, threads):  # pragma: no cover - runs c
             _record_range(values, w, t, moves, offsets[g], g * GROUP, min(g * GROUP + GROUP, n))
 
 
-def _improve_stored(values, w, t, counts, moves, offsets, eps, threads):  # pragma: no cover
+def _improve_stored(
+    values, w, t, counts, moves, offsets, shrunk, drift, eps, threads
+):  # pragma: no cover - runs compiled
     changed = np.zeros(threads, dtype=np.int64)
     gain = np.zeros(threads)
     n = len(w.order)
     for thread in prange(threads):
         for g in range(thread, len(offsets) - 1, threads):
+            low, high = g * GROUP, min(g * GROUP + GROUP, n)
             more, bigger = _improve_stored_range(
-                values, w, t, counts, moves, offsets[g], eps, g * GROUP, min(g * GROUP + GROUP, n)
+                values, w, t, counts, moves, offsets[g], shrunk, drift, eps, low, high
             )
             changed[thread] += more
             gain[thread] = max(gain[thread], bigger)
@@ -589,8 +629,8 @@ def full_sweep(
     stages, values, work: BlockArrays, tables, threads: int, serial: int, counts=None
 ) -> float:
     """One sweep taking the best move everywhere; writes the choices, their margins (how
-    far each chosen move leads the next, float32) and ``fixed``; returns the largest
-    change of a value.
+    far each chosen move leads the next, as a :func:`grade`) and ``fixed``; returns the
+    largest change of a value.
 
     ``stages`` cut the items into runs that end with a barrier; stages of at most
     ``serial`` items run on one core. ``values`` (by rank) holds the blocks already
@@ -615,7 +655,8 @@ def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads
     elimination); the others are made again, and a move replaces the choice when it
     is better by more than ``eps``. ``made``: the items whose moves were made.
     """
-    changed, gain, made = _improve(values, work, tables, drift, eps, threads)
+    shrunk = shrunk_grades(drift)
+    changed, gain, made = _improve(values, work, tables, shrunk, drift, eps, threads)
     return int(changed), float(gain), int(made)
 
 
@@ -639,9 +680,12 @@ def record(values, work: BlockArrays, tables, moves, offsets, threads: int) -> N
     _record(values, work, tables, moves, offsets, threads)
 
 
-def improve_stored(values, work: BlockArrays, tables, counts, moves, offsets, eps, threads):
-    """:func:`improve` over the stored moves (every throw looked at, no margins kept):
-    (choices changed, largest gain).
+def improve_stored(values, work: BlockArrays, tables, counts, moves, offsets, drift, eps, threads):
+    """:func:`improve` over the stored moves (``counts`` and ``offsets`` as for
+    :func:`record`): (choices changed, largest gain).
     """
-    changed, gain = _improve_stored(values, work, tables, counts, moves, offsets, eps, threads)
+    shrunk = shrunk_grades(drift)
+    changed, gain = _improve_stored(
+        values, work, tables, counts, moves, offsets, shrunk, drift, eps, threads
+    )
     return int(changed), float(gain)
