@@ -20,7 +20,9 @@ distance to its fixed point is below ``max(tol / 2, inner * gain)``. An improvem
 the *drift*, the sum of the changes since the margin was measured: that choice is
 still best (action elimination). A move replaces the choice when it is better by
 more than ``tol / 10``; ``gain`` is the largest such gain. The block is done when a
-pass changes nothing after an evaluation to ``tol / 2``.
+pass changes nothing after an evaluation to ``tol / 2``. Where memory allows
+(``memory``, :func:`move_room`) a block's moves are listed once, after the first sweep,
+and the improvement passes read them instead of making them again.
 
 With numpy only (``engine="numpy"``, small sizes), every sweep is a full one, each
 progress level at once (positions of one level never lead to each other).
@@ -51,6 +53,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._checks import check_int
+from .._memory import physical_memory
 from .._progress import progress_bar
 from .._threads import limit_blas
 from ..errors import ConvergenceError, InvalidArgumentError
@@ -63,9 +66,12 @@ CHUNK = 1 << 22
 #: Items (position pairs) per parallel stage, at least: each stage ends with a barrier.
 BATCH = 200_000
 ENGINES = ("auto", "numba", "numpy")
-#: Bytes a block's stored moves may take (:func:`solve_blocks`' ``move_memory``): the
-#: largest finkel 7 block's 1.6 GB fit, keeping the solve under 4 GiB; masters 7's do not.
-MOVE_MEMORY = 2 * 2**30
+#: Bytes per position of a block's working arrays (:class:`.ur_sweeps.BlockArrays` and
+#: the move counts), and room kept for the interpreter and the compiled code.
+WORKING_BYTES = 48
+RESERVE = 256 * 2**20
+#: Moves per position, about, at most (finkel 7 has 13.8, masters 7 15.6).
+MOVES_BOUND = 16
 
 
 class SweepPlan(NamedTuple):
@@ -256,14 +262,14 @@ def _block_arrays(numbering, block, plan) -> ur_sweeps.BlockArrays:
     )  # fmt: skip
 
 
-def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads, move_memory):
+def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads, memory):
     """Modified policy iteration; (improvement passes, policy sweeps, last change).
 
     The block's values are kept in sweep order while it is solved, then written to
-    ``values`` by rank. When its moves take at most ``move_memory`` bytes they are
-    listed once, after the first sweep, and the improvement passes read them
-    (:func:`.ur_sweeps.record`); otherwise each pass makes again the moves whose choice
-    may have changed.
+    ``values`` by rank. When its moves fit in ``memory`` beside the values solved so far
+    and the working arrays (:func:`move_room`) they are listed once, after the first
+    sweep, and the improvement passes read them (:func:`.ur_sweeps.record`); otherwise
+    each pass makes again the moves whose choice may have changed.
     """
     t = numbering.tables
     work = _block_arrays(numbering, block, plan)
@@ -272,7 +278,7 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     counts = large_array(work.choices.shape, np.uint8)
     change = ur_sweeps.full_sweep(stages, values, work, t, threads, serial, counts)
     offsets = ur_sweeps.group_offsets(counts)
-    stored = 4 * int(offsets[-1]) <= move_memory
+    stored = 4 * int(offsets[-1]) <= move_room(block, memory)
     if stored:
         moves = large_array(int(offsets[-1]), np.int32)
         ur_sweeps.record(values, work, t, moves, offsets, threads)
@@ -410,7 +416,7 @@ def solve_blocks(
     threads: int | None = None,
     inner: float = 1e-2,
     max_sweeps: int = 10_000,
-    move_memory: int = MOVE_MEMORY,
+    memory: int | None = None,
     progress: bool | None = None,
 ) -> BlockSolution:
     """Solve every position of a rule set, block by block (see the module docstring).
@@ -440,10 +446,11 @@ def solve_blocks(
         largest gain of the last improvement (or of the first sweep's change).
     max_sweeps : int
         Per block; :class:`~gamegraph.errors.ConvergenceError` beyond it.
-    move_memory : int
-        Bytes a block's moves may take when stored (4 per move, about 55 per position):
-        a block within it lists its moves once instead of once per improvement pass,
-        which takes about a third off the time (numba engine).
+    memory : int, optional
+        Bytes the solve may take, about (half the machine's memory by default). A block
+        whose moves fit in it (:func:`move_room`: 4 bytes per move, about 55 per position)
+        lists them once instead of in every improvement pass, which takes about a
+        quarter off its time (numba engine).
     progress : bool, optional
         Blocks done, positions per second and time left on stderr (see
         :func:`gamegraph._progress.wanted`).
@@ -478,7 +485,7 @@ def solve_blocks(
         bar.update(done)
         for block in blocks[first_block:]:
             stats = _solve_one(
-                numbering, block, values, engine, tol, inner, max_sweeps, threads, move_memory
+                numbering, block, values, engine, tol, inner, max_sweeps, threads, memory
             )
             solution.blocks.append(stats)
             if on_block is not None:
@@ -490,14 +497,14 @@ def solve_blocks(
 
 
 def _solve_one(
-    numbering, block, values, engine, tol, inner, max_sweeps, threads, move_memory
+    numbering, block, values, engine, tol, inner, max_sweeps, threads, memory
 ) -> BlockStats:
     """Solve ``block`` in place in ``values`` (the blocks it leads to already solved)."""
     started = time.perf_counter()
     plan = sweep_plan(numbering, block)
     if engine == "numba":
         passes, policy, change = _numba_block(
-            numbering, block, plan, values, tol, inner, max_sweeps, threads, move_memory
+            numbering, block, plan, values, tol, inner, max_sweeps, threads, memory
         )
     else:
         values[block.start : block.stop] = 0.5
@@ -515,7 +522,7 @@ def solve_block(
     threads: int | None = None,
     inner: float = 1e-2,
     max_sweeps: int = 10_000,
-    move_memory: int = MOVE_MEMORY,
+    memory: int | None = None,
 ) -> BlockStats:
     """Solve one block in place in ``values`` (indexed by rank), the blocks its moves lead
     to being solved already: the unit of work of :func:`solve_blocks` and of the Dask
@@ -530,20 +537,39 @@ def solve_block(
         numba.set_num_threads(check_int(threads, "threads", low=1))
     with limit_blas():
         return _solve_one(
-            numbering, block, values, engine, tol, inner, max_sweeps, threads, move_memory
+            numbering, block, values, engine, tol, inner, max_sweeps, threads, memory
         )
 
 
-def peak_bytes(numbering: Numbering) -> int:
-    """Estimated peak memory of :func:`solve_blocks`: the values, and the largest block's
-    working arrays (:class:`.ur_sweeps.BlockArrays`: about 88 bytes per item and 4 per
-    position, 48 per position in all) with some room for the interpreter.
-
-    >>> round(peak_bytes(Numbering(rule_set("finkel", 7))) / 2**30, 2)   # measured: 2.61
-    2.57
+def move_room(block: Block, memory: int | None) -> int:
+    """Bytes left for a block's stored moves out of ``memory`` (half the machine's by
+    default): less the values of the blocks solved before it (the table's pages touched
+    so far), its working arrays and :data:`RESERVE`.
     """
-    largest = max(block.size for block in numbering.blocks)
-    return 8 * numbering.n_positions + 56 * largest
+    if memory is None:
+        memory = physical_memory() // 2
+    return memory - 8 * block.start - WORKING_BYTES * block.size - RESERVE
+
+
+def peak_bytes(numbering: Numbering, memory: int | None = None) -> int:
+    """Estimated peak memory of :func:`solve_blocks`: for each block, the values solved
+    before it, its working arrays (:data:`WORKING_BYTES` per position) and its stored
+    moves where they fit (:func:`move_room`; counted at :data:`MOVES_BOUND` per
+    position); at the end, the whole table; :data:`RESERVE` besides.
+
+    >>> finkel7 = Numbering(rule_set("finkel", 7))
+    >>> round(peak_bytes(finkel7, memory=12 * 2**30) / 2**30, 2)  # measured: 3.69
+    4.0
+    >>> round(peak_bytes(finkel7, memory=0) / 2**30, 2)  # every block makes its moves again
+    2.24
+    """
+    peak = 8 * numbering.n_positions
+    for block in numbering.blocks:
+        moves = 4 * MOVES_BOUND * block.size
+        if moves > move_room(block, memory):
+            moves = 0
+        peak = max(peak, 8 * block.start + WORKING_BYTES * block.size + moves)
+    return peak + RESERVE
 
 
 def solve_file(path, rules="finkel", pieces: int | None = None, **options) -> BlockSolution:

@@ -32,7 +32,7 @@ def test_agrees_with_the_explicit_graph(name, pieces):
 @pytest.mark.parametrize("name", RULESETS)
 def test_moves_made_again_agree_with_the_explicit_graph(name):
     """With no memory for stored moves, each improvement pass makes the moves again."""
-    found = agreement(name, 3, engine="numba", move_memory=0)
+    found = agreement(name, 3, engine="numba", memory=0)
     assert found.gap <= 1e-12, found
     assert found.start_gap <= 1e-12, found
 
