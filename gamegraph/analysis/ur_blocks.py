@@ -545,9 +545,7 @@ def solve_block(
         threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
         numba.set_num_threads(check_int(threads, "threads", low=1))
     with limit_blas():
-        return _solve_one(
-            numbering, block, values, engine, tol, inner, max_sweeps, threads, memory
-        )
+        return _solve_one(numbering, block, values, engine, tol, inner, max_sweeps, threads, memory)
 
 
 def move_room(block: Block, memory: int | None) -> int:
