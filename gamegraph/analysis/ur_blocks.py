@@ -292,10 +292,10 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
         moves = large_array(int(offsets[groups]), np.int32)
         ur_sweeps.record(values, work, t, moves, offsets, groups, threads)
         stored = (counts, moves, offsets, groups)
+        del moves
         if groups == len(offsets) - 1:  # every move stored: ranks are not looked up again
             work = work._replace(where=np.zeros(0, np.int32))
-    else:
-        del counts
+    del counts  # held by ``stored`` when needed, and freed with it
     if inner is None:
         inner = INNER_STORED if 2 * groups >= len(offsets) - 1 else INNER_MADE
     drift = change  # the margins were measured while values moved
