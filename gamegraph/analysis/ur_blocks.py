@@ -271,10 +271,11 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     """Modified policy iteration; (improvement passes, policy sweeps, last change).
 
     The block's values are kept in sweep order while it is solved, then written to
-    ``values`` by rank. When its moves fit in ``memory`` beside the values solved so far
-    and the working arrays (:func:`move_room`) they are listed once, after the first
-    sweep, and the improvement passes read them (:func:`.ur_sweeps.record`); otherwise
-    each pass makes again the moves whose choice may have changed.
+    ``values`` by rank. As many groups of items as have room for their moves in
+    ``memory``, beside the values solved so far and the working arrays
+    (:func:`move_room`), have them listed once after the first sweep, and the
+    improvement passes read them (:func:`.ur_sweeps.record`); for the other items each
+    pass makes again the moves whose choice may have changed.
     """
     t = numbering.tables
     work = _block_arrays(numbering, block, plan)
@@ -283,15 +284,20 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     counts = large_array(work.choices.shape, np.uint8)
     change = ur_sweeps.full_sweep(stages, values, work, t, threads, serial, counts)
     offsets = ur_sweeps.group_offsets(counts)
-    stored = 4 * int(offsets[-1]) <= move_room(block, memory)
-    if stored:
-        moves = large_array(int(offsets[-1]), np.int32)
-        ur_sweeps.record(values, work, t, moves, offsets, threads)
-        work = work._replace(where=np.zeros(0, np.int32))
-    else:
-        counts = moves = offsets = None
+    # As many groups of items as fit store their moves (all of them, mostly).
+    room = move_room(block, memory) // 4
+    groups = int(np.searchsorted(offsets, max(room, 0), side="right")) - 1
+    stored = None
+    if groups > 0:
+        moves = large_array(int(offsets[groups]), np.int32)
+        ur_sweeps.record(values, work, t, moves, offsets, groups, threads)
+        stored = (counts, moves, offsets, groups)
+        del moves
+        if groups == len(offsets) - 1:  # every move stored: ranks are not looked up again
+            work = work._replace(where=np.zeros(0, np.int32))
+    del counts  # held by ``stored`` when needed, and freed with it
     if inner is None:
-        inner = INNER_STORED if stored else INNER_MADE
+        inner = INNER_STORED if 2 * groups >= len(offsets) - 1 else INNER_MADE
     drift = change  # the margins were measured while values moved
     target, passes, policy = max(tol / 2, inner * change), 1, 0
     while True:
@@ -307,17 +313,12 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
                 raise ConvergenceError(
                     f"no fixed point after {max_sweeps} sweeps (change {step:.1e})"
                 )
-        if stored:
-            changed, gain = ur_sweeps.improve_stored(
-                values, work, t, counts, moves, offsets, drift, tol / 10, threads
-            )
-        else:
-            changed, gain, _ = ur_sweeps.improve(values, work, t, drift, tol / 10, threads)
+        changed, gain, _ = ur_sweeps.improve(values, work, t, drift, tol / 10, threads, stored)
         passes += 1
         drift = 0.0
         if not changed and target <= tol / 2:
             local = work.local
-            del work, counts, moves  # before the block's part of the table is written
+            del work, stored  # before the block's part of the table is written
             values[plan.twin] = local[1::2]
             values[plan.order] = local[0::2]
             return passes, policy, step
@@ -560,9 +561,9 @@ def move_room(block: Block, memory: int | None) -> int:
 
 def peak_bytes(numbering: Numbering, memory: int | None = None) -> int:
     """Estimated peak memory of :func:`solve_blocks`: for each block, the values solved
-    before it, its working arrays (:data:`WORKING_BYTES` per position) and its stored
-    moves where they fit (:func:`move_room`; counted at :data:`MOVES_BOUND` per
-    position); at the end, the whole table; :data:`RESERVE` besides.
+    before it, its working arrays (:data:`WORKING_BYTES` per position) and as many of
+    its moves as fit (:func:`move_room`; counted at :data:`MOVES_BOUND` per position);
+    at the end, the whole table; :data:`RESERVE` besides.
 
     >>> finkel7 = Numbering(rule_set("finkel", 7))
     >>> round(peak_bytes(finkel7, memory=12 * 2**30) / 2**30, 2)  # measured: 3.69
@@ -572,9 +573,7 @@ def peak_bytes(numbering: Numbering, memory: int | None = None) -> int:
     """
     peak = 8 * numbering.n_positions
     for block in numbering.blocks:
-        moves = 4 * MOVES_BOUND * block.size
-        if moves > move_room(block, memory):
-            moves = 0
+        moves = min(4 * MOVES_BOUND * block.size, max(move_room(block, memory), 0))
         peak = max(peak, 8 * block.start + WORKING_BYTES * block.size + moves)
     return peak + RESERVE
 

@@ -155,7 +155,7 @@ def compile_kernels() -> None:
                  "_improve_stored_range"):  # fmt: skip
         module[name] = numba.njit(cache=True)(module[name])
     module["prange"] = numba.prange
-    for name in ("_full", "_policy", "_improve", "_record", "_improve_stored"):
+    for name in ("_full", "_policy", "_improve", "_record"):
         module[name] = numba.njit(cache=True, parallel=True)(module[name])
     _compiled = True
 
@@ -586,43 +586,34 @@ def _policy(values, w, t, stages, threads, serial):  # pragma: no cover - runs c
     return worst.max()
 
 
-def _improve(values, w, t, shrunk, drift, eps, threads):  # pragma: no cover - compiled
+def _improve(
+    values, w, t, counts, moves, offsets, stored, shrunk, drift, eps, threads
+):  # pragma: no cover - runs compiled
     changed = np.zeros(threads, dtype=np.int64)
     made = np.zeros(threads, dtype=np.int64)
     gain = np.zeros(threads)
     n = len(w.order)
     for thread in prange(threads):
-        for group in range(thread * GROUP, n, threads * GROUP):
-            end = min(group + GROUP, n)
-            more, bigger, items = _improve_range(values, w, t, shrunk, drift, eps, group, end)
+        for g in range(thread, (n + GROUP - 1) // GROUP, threads):
+            low, high = g * GROUP, min(g * GROUP + GROUP, n)
+            if g < stored:
+                more, bigger = _improve_stored_range(
+                    values, w, t, counts, moves, offsets[g], shrunk, drift, eps, low, high
+                )
+                items = high - low
+            else:
+                more, bigger, items = _improve_range(values, w, t, shrunk, drift, eps, low, high)
             changed[thread] += more
             made[thread] += items
             gain[thread] = max(gain[thread], bigger)
     return changed.sum(), gain.max(), made.sum()
 
 
-def _record(values, w, t, moves, offsets, threads):  # pragma: no cover - runs compiled
+def _record(values, w, t, moves, offsets, stored, threads):  # pragma: no cover - compiled
     n = len(w.order)
     for thread in prange(threads):
-        for g in range(thread, len(offsets) - 1, threads):
+        for g in range(thread, stored, threads):
             _record_range(values, w, t, moves, offsets[g], g * GROUP, min(g * GROUP + GROUP, n))
-
-
-def _improve_stored(
-    values, w, t, counts, moves, offsets, shrunk, drift, eps, threads
-):  # pragma: no cover - runs compiled
-    changed = np.zeros(threads, dtype=np.int64)
-    gain = np.zeros(threads)
-    n = len(w.order)
-    for thread in prange(threads):
-        for g in range(thread, len(offsets) - 1, threads):
-            low, high = g * GROUP, min(g * GROUP + GROUP, n)
-            more, bigger = _improve_stored_range(
-                values, w, t, counts, moves, offsets[g], shrunk, drift, eps, low, high
-            )
-            changed[thread] += more
-            gain[thread] = max(gain[thread], bigger)
-    return changed.sum(), gain.max()
 
 
 def full_sweep(
@@ -647,17 +638,30 @@ def policy_sweep(stages, values, work: BlockArrays, tables, threads: int, serial
     return float(_policy(values, work, tables, stages, threads, serial))
 
 
-def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads: int):
+def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads: int, stored=None):
     """Policy improvement without writing values: (choices changed, largest gain, made).
 
     A throw whose choice led the next move by more than twice ``drift`` (the most any
     value has moved since its margin was measured) keeps it unseen (action
-    elimination); the others are made again, and a move replaces the choice when it
-    is better by more than ``eps``. ``made``: the items whose moves were made.
+    elimination); the others are looked at again, and a move replaces the choice when
+    it is better by more than ``eps``. ``stored`` is ``(counts, moves, offsets, groups)``
+    when the first ``groups`` groups of items have their moves stored (:func:`record`):
+    those are read; the other items' moves are made again. ``made``: the items whose
+    moves were made or read.
     """
+    if stored is None:
+        stored = _NOTHING_STORED
+    counts, moves, offsets, groups = stored
     shrunk = shrunk_grades(drift)
-    changed, gain, made = _improve(values, work, tables, shrunk, drift, eps, threads)
+    changed, gain, made = _improve(
+        values, work, tables, counts, moves, offsets, groups, shrunk, drift, eps, threads
+    )
     return int(changed), float(gain), int(made)
+
+
+_NOTHING_STORED = (
+    np.zeros((0, 2, 1), np.uint8), np.zeros(0, np.int32), np.zeros(1, np.int64), 0
+)  # fmt: skip
 
 
 def group_offsets(counts: np.ndarray) -> np.ndarray:
@@ -673,19 +677,9 @@ def group_offsets(counts: np.ndarray) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(per_group, dtype=np.int64)]).astype(np.int64)
 
 
-def record(values, work: BlockArrays, tables, moves, offsets, threads: int) -> None:
-    """Write every move of the block's items into ``moves`` (int32, ``offsets[-1]`` long)
-    as codes (see above), in item order; ``offsets`` from :func:`group_offsets`.
+def record(values, work: BlockArrays, tables, moves, offsets, groups: int, threads: int) -> None:
+    """Write every move of the first ``groups`` groups of items into ``moves`` (int32,
+    ``offsets[groups]`` long) as codes (see above), in item order; ``offsets`` from
+    :func:`group_offsets`.
     """
-    _record(values, work, tables, moves, offsets, threads)
-
-
-def improve_stored(values, work: BlockArrays, tables, counts, moves, offsets, drift, eps, threads):
-    """:func:`improve` over the stored moves (``counts`` and ``offsets`` as for
-    :func:`record`): (choices changed, largest gain).
-    """
-    shrunk = shrunk_grades(drift)
-    changed, gain = _improve_stored(
-        values, work, tables, counts, moves, offsets, shrunk, drift, eps, threads
-    )
-    return int(changed), float(gain)
+    _record(values, work, tables, moves, offsets, groups, threads)

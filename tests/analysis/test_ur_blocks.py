@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from ur_agree import agreement
 
+from gamegraph.analysis import ur_blocks
 from gamegraph.analysis.ur_blocks import BlockSolution, solve_blocks, sweep_plan
 from gamegraph.errors import InvalidArgumentError
 from gamegraph.games.ur import RULESETS, rule_set
@@ -33,6 +34,16 @@ def test_agrees_with_the_explicit_graph(name, pieces):
 def test_moves_made_again_agree_with_the_explicit_graph(name):
     """With no memory for stored moves, each improvement pass makes the moves again."""
     found = agreement(name, 3, engine="numba", memory=0)
+    assert found.gap <= 1e-12, found
+    assert found.start_gap <= 1e-12, found
+
+
+@pytest.mark.parametrize("name", ["finkel", "masters"])
+def test_some_moves_stored_agree_with_the_explicit_graph(name, monkeypatch):
+    """With room for about half its moves, a block stores the first groups' moves and
+    makes the others again."""
+    monkeypatch.setattr(ur_blocks, "move_room", lambda block, memory: 4 * 7 * block.size)
+    found = agreement(name, 3, engine="numba")
     assert found.gap <= 1e-12, found
     assert found.start_gap <= 1e-12, found
 
