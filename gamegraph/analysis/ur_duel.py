@@ -68,7 +68,9 @@ Examples
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -157,26 +159,43 @@ def _codes(moves, index, numbering) -> np.ndarray:
     return codes
 
 
-def _choices(numbering, order, players, throws) -> np.ndarray:
+def _choices(numbering, order, players, throws, workers=1) -> np.ndarray:
     """``choices[item, side, seat, k]``: each player's move after the k-th throw with a
     move (side 0 the item's position, 1 its twin; seat 0 the agent, 1 the optimum).
+
+    Chunks of :data:`CHUNK` items are made by ``workers`` threads at once: numpy lets go
+    of the interpreter inside its array operations, which are nearly all of the work.
     """
-    t = numbering.tables
-    ruleset = numbering.ruleset
     choices = np.empty((len(order), 2, 2, len(throws)), dtype=np.int32)
-    for first in range(0, len(order), CHUNK):
-        chunk = slice(first, first + CHUNK)
-        sides = unrank(order[chunk], t)
-        twins = (sides[2], sides[3], sides[0], sides[1])  # the same board, sides swapped
-        for side, (mover, a, opp, b) in enumerate((sides, twins)):
-            for k, throw in enumerate(throws):
-                moves = moves_after(mover, a, opp, b, throw, ruleset)
-                some = np.flatnonzero(moves.counts > 0)
-                for seat, player in enumerate(players):
-                    index = np.zeros(len(mover), dtype=np.int64)
-                    if len(some):
-                        index[some] = player.position_choice(moves.take(some))
-                    choices[chunk, side, seat, k] = _codes(moves, index, numbering)
+    chunks = [slice(first, first + CHUNK) for first in range(0, len(order), CHUNK)]
+
+    def make(chunk):
+        choices[chunk] = _chunk_choices(numbering, order[chunk], players, throws)
+
+    if workers == 1 or len(chunks) == 1:
+        for chunk in chunks:
+            make(chunk)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(make, chunks))  # list(): a worker's error is raised here
+    return choices
+
+
+def _chunk_choices(numbering, ranks, players, throws) -> np.ndarray:
+    """:func:`_choices` for the items of ``ranks``."""
+    ruleset = numbering.ruleset
+    choices = np.empty((len(ranks), 2, 2, len(throws)), dtype=np.int32)
+    sides = unrank(ranks, numbering.tables)
+    twins = (sides[2], sides[3], sides[0], sides[1])  # the same board, sides swapped
+    for side, (mover, a, opp, b) in enumerate((sides, twins)):
+        for k, throw in enumerate(throws):
+            moves = moves_after(mover, a, opp, b, throw, ruleset)
+            some = np.flatnonzero(moves.counts > 0)
+            for seat, player in enumerate(players):
+                index = np.zeros(len(mover), dtype=np.int64)
+                if len(some):
+                    index[some] = player.position_choice(moves.take(some))
+                choices[:, side, seat, k] = _codes(moves, index, numbering)
     return choices
 
 
@@ -362,7 +381,8 @@ def ur_duel(
     max_sweeps : int
         Per block; :class:`~gamegraph.errors.ConvergenceError` beyond it.
     threads : int, optional
-        Cores for the numba sweeps (numba's default, all of them, when None).
+        Cores for the sweeps (numba's) and for making the choices (numpy in threads):
+        all this process may use when None.
     progress : bool, optional
         Blocks done on stderr (see :func:`gamegraph._progress.wanted`).
 
@@ -380,12 +400,15 @@ def ur_duel(
         )
     check_int(max_sweeps, "max_sweeps", low=1)
     engine = resolve_engine(engine)
+    if threads is None:
+        threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    check_int(threads, "threads", low=1)
     if engine == "numba":
         sweep = _numba_sweep()
         import numba
 
-        threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
-        numba.set_num_threads(check_int(threads, "threads", low=1))
+        threads = min(threads, numba.config.NUMBA_NUM_THREADS)
+        numba.set_num_threads(threads)
     numbering = Numbering(ruleset)
     throws = [t for t, _ in ruleset.throws if t]
     probabilities = np.array([w / ruleset.denominator for t, w in ruleset.throws if t])
@@ -400,7 +423,7 @@ def ur_duel(
     ):
         for block in numbering.blocks:
             order, twin, levels, stages = sweep_plan(numbering, block)
-            choices = _choices(numbering, order, (agent, optimum), throws)
+            choices = _choices(numbering, order, (agent, optimum), throws, threads)
             rate = Rate()
             count = 0
             while True:

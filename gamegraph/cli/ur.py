@@ -692,7 +692,7 @@ def _duel(args, out):
         f"the duel on {ruleset.name} with {ruleset.pieces} pieces ({len(numbering):,} positions)",
         "try fewer --pieces",
     )
-    duel = ur_duel(args.agent, table, threads=args.threads, progress=args.progress)
+    duel = ur_duel(args.agent, table, tol=BLOCKS_TOL, threads=args.threads, progress=args.progress)
     sweeps = sum(b.size * n for b, n in zip(numbering.blocks, duel.sweeps)) / len(numbering)
     if args.format == "json":
         out.write(
@@ -704,8 +704,10 @@ def _duel(args, out):
                     "agent_first": duel.agent_first,
                     "optimum_first": duel.optimum_first,
                     "match": duel.match,
+                    "short_of_optimum": 0.5 - duel.match,
                     "positions": len(numbering),
                     "sweeps_per_position": sweeps,
+                    "tol": BLOCKS_TOL,
                     "seconds": duel.seconds,
                 }
             )
@@ -715,11 +717,13 @@ def _duel(args, out):
     out.write(
         f"Royal Game of Ur, {ruleset.name} rules, {ruleset.pieces} piece(s) each: "
         f"{duel.agent} against the optimal player, exactly ({len(numbering):,} positions, "
-        f"both seats, {sweeps:.1f} sweeps per position, {duel.seconds:.1f} s)\n"
+        f"both seats, {sweeps:.1f} sweeps per position, tolerance {BLOCKS_TOL:.0e}, "
+        f"{duel.seconds:.1f} s)\n"
     )
     out.write(f"{duel.agent} moving first wins with probability {duel.agent_first:.12f}\n")
     out.write(f"the optimum moving first, {duel.agent} wins {duel.optimum_first:.12f}\n")
     out.write(f"each moving first in half the games: {duel.match:.12f}\n")
+    out.write(f"short of the optimum's 0.5 by {0.5 - duel.match:.12f}\n")
 
 
 def _board(args, out):
