@@ -37,7 +37,8 @@ the numbering's order, each needing only itself and the blocks before it. In a b
 1. the *choices*: for every position, both seats and every throw, the move each player
    makes, as the successor's rank times 2 plus 1 when the turn passes (-1: the win; -2:
    no move), made with the agents' own vectorised rules (:mod:`gamegraph.games.ur.moves`)
-   a chunk of positions at a time: 16 int32 per pair of twins;
+   a chunk of positions at a time, a chunk per core at once in threads: 16 int32 per
+   pair of twins;
 2. *sweeps* along those choices, in the order of :func:`.ur_blocks.sweep_plan`: by
    progress (the sum of both sides' squares), highest first; every move but a capture
    raises the progress, so a sweep reads values updated in the same sweep except across
@@ -342,16 +343,28 @@ def _numpy_sweep(order, twin, x, y, choices, probabilities, zero, levels):
 # ---------------------------------------------------------------------------
 # The duel
 # ---------------------------------------------------------------------------
-def peak_bytes(numbering: Numbering) -> int:
+def peak_bytes(numbering: Numbering, threads: int | None = None) -> int:
     """Estimated peak memory of :func:`ur_duel` besides the table: the two values of every
     position, and the largest block's choices, plan and their temporaries (about 44 bytes
-    a position of it), and a chunk's moves.
+    a position of it), and the moves of a chunk for each of ``threads`` (all this process
+    may use when None).
 
-    >>> round(peak_bytes(Numbering("finkel")) / 1e9, 1)     # 7 pieces, in GB
-    4.0
+    >>> round(peak_bytes(Numbering("finkel"), threads=2) / 1e9, 1)  # 7 pieces, in GB
+    4.6
     """
     largest = max(block.size for block in numbering.blocks)
-    return 16 * numbering.n_positions + 44 * largest + 2 * CHUNK * 1024
+    return 16 * numbering.n_positions + 44 * largest + 2 * CHUNK * 1024 * usable_cores(threads)
+
+
+def usable_cores(threads: int | None = None) -> int:
+    """``threads``, checked, or when None the cores this process may run on.
+
+    >>> usable_cores(3)
+    3
+    """
+    if threads is None:
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    return check_int(threads, "threads", low=1)
 
 
 def ur_duel(
@@ -400,9 +413,7 @@ def ur_duel(
         )
     check_int(max_sweeps, "max_sweeps", low=1)
     engine = resolve_engine(engine)
-    if threads is None:
-        threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    check_int(threads, "threads", low=1)
+    threads = usable_cores(threads)
     if engine == "numba":
         sweep = _numba_sweep()
         import numba

@@ -688,7 +688,7 @@ def _duel(args, out):
     ruleset = table.ruleset
     numbering = Numbering(ruleset)
     check_memory(
-        peak_bytes(numbering),
+        peak_bytes(numbering, args.threads),
         f"the duel on {ruleset.name} with {ruleset.pieces} pieces ({len(numbering):,} positions)",
         "try fewer --pieces",
     )
