@@ -171,7 +171,7 @@ def _choices(numbering, order, players, throws, workers=1) -> np.ndarray:
     chunks = [slice(first, first + CHUNK) for first in range(0, len(order), CHUNK)]
 
     def make(chunk):
-        choices[chunk] = _chunk_choices(numbering, order[chunk], players, throws)
+        _chunk_choices(numbering, order[chunk], players, throws, choices[chunk])
 
     if workers == 1 or len(chunks) == 1:
         for chunk in chunks:
@@ -182,10 +182,9 @@ def _choices(numbering, order, players, throws, workers=1) -> np.ndarray:
     return choices
 
 
-def _chunk_choices(numbering, ranks, players, throws) -> np.ndarray:
-    """:func:`_choices` for the items of ``ranks``."""
+def _chunk_choices(numbering, ranks, players, throws, choices) -> None:
+    """:func:`_choices` for the items of ``ranks``, written into their rows ``choices``."""
     ruleset = numbering.ruleset
-    choices = np.empty((len(ranks), 2, 2, len(throws)), dtype=np.int32)
     sides = unrank(ranks, numbering.tables)
     twins = (sides[2], sides[3], sides[0], sides[1])  # the same board, sides swapped
     for side, (mover, a, opp, b) in enumerate((sides, twins)):
@@ -197,7 +196,6 @@ def _chunk_choices(numbering, ranks, players, throws) -> np.ndarray:
                 if len(some):
                     index[some] = player.position_choice(moves.take(some))
                 choices[:, side, seat, k] = _codes(moves, index, numbering)
-    return choices
 
 
 # ---------------------------------------------------------------------------
