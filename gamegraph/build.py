@@ -106,6 +106,11 @@ def _collector_paused():
     The walk creates only acyclic objects (tuples, ints, lists it keeps), yet every few
     thousand allocations the collector would scan all of them again: pausing it makes
     the build about a sixth faster. It is switched back on even if the rules raise.
+
+    The walk still collects the youngest generation each time it reads its lists (every
+    few thousand states): that pass is what untracks the new states' tuples, and done
+    while they are fresh in the cache it costs about a tenth of what the first automatic
+    collection after the walk would (0.12 s on Pig to 100, 2.5 % of the build).
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -234,6 +239,7 @@ def _explore(rules, max_states, bar) -> StateGraph:
             if done == next_read:
                 stretch = _READ_EVERY * (done - read_at) // max(len(targets), 1)
                 walked.read(*lists)
+                gc.collect(0)  # see _collector_paused
                 bar.update(done - bar.n)
                 read_at, next_read = done, done + min(max(stretch, 64), 8192)
             value = terminal_value(state)
@@ -406,8 +412,8 @@ class _Walked:
     def pointers(self):
         """The outcome and option pointers of everything read."""
         return (
-            pointers(np.concatenate(self.outcome_counts).astype(np.int64)),
-            pointers(np.concatenate(self.option_counts).astype(np.int64)),
+            pointers(np.concatenate(self.outcome_counts)),
+            pointers(np.concatenate(self.option_counts)),
         )
 
     def weights(self, outcome_ptr, where):

@@ -30,5 +30,5 @@ def pointers(counts) -> np.ndarray:
     [0, 2, 2, 5]
     """
     ptr = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=ptr[1:])
+    np.cumsum(counts, dtype=np.int64, out=ptr[1:])  # any integer counts, summed as int64
     return ptr
