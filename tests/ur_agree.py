@@ -12,6 +12,7 @@ solve, so the peak is the larger of the two, not their sum.
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -50,17 +51,11 @@ def agreement(rules, pieces: int | None = None, **options) -> Agreement:
     ``threads``, ``tol``, ...); its progress display is off unless asked for.
     """
     ruleset = rule_set(rules, pieces)
-    started = time.perf_counter()
-    graph = build(Ur(ruleset))
-    reference = solve(graph, engine="numba")
-    codes = graph.states.codes
-    expected = np.array(reference.values[: len(codes)], dtype=np.float64)
-    start = float(reference.start_value)
-    del graph, reference
-    graph_seconds = time.perf_counter() - started
+    codes, expected, start, graph_seconds = explicit_values(ruleset.name, ruleset.pieces)
     options.setdefault("progress", False)
+    started = time.perf_counter()
     blocks = solve_blocks(ruleset, **options)
-    block_seconds = time.perf_counter() - started - graph_seconds
+    block_seconds = time.perf_counter() - started
     ranks = rank(*decode(codes, ruleset.length), blocks.numbering.tables)
     return Agreement(
         rules=ruleset.name,
@@ -72,3 +67,29 @@ def agreement(rules, pieces: int | None = None, **options) -> Agreement:
         graph_seconds=graph_seconds,
         block_seconds=block_seconds,
     )
+
+
+def explicit_values(rules: str, pieces: int):
+    """The explicit graph's positions (codes), values and start value, and the seconds its
+    build and solve took. Up to 3 pieces they are computed once per rule set and size in a
+    process (read-only arrays, the seconds those of the first time): several tests compare
+    the block solver in different modes against the same graph, and a blitz or masters
+    3-piece solve takes 12-15 s. Larger graphs are solved afresh, not kept.
+    """
+    if pieces <= 3:
+        return _kept_explicit_values(rules, pieces)
+    return _explicit_values(rules, pieces)
+
+
+def _explicit_values(rules: str, pieces: int):
+    started = time.perf_counter()
+    graph = build(Ur(rule_set(rules, pieces)))
+    reference = solve(graph, engine="numba")
+    codes = np.array(graph.states.codes)
+    expected = np.array(reference.values[: len(codes)], dtype=np.float64)
+    for array in (codes, expected):
+        array.setflags(write=False)
+    return codes, expected, float(reference.start_value), time.perf_counter() - started
+
+
+_kept_explicit_values = lru_cache(maxsize=None)(_explicit_values)

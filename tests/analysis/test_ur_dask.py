@@ -29,7 +29,7 @@ def test_a_block_waits_for_the_blocks_it_leads_to():
 
 @pytest.mark.parametrize(("rules", "pieces"), [("finkel", 3)])
 def test_local_cluster_gives_the_single_process_table(tmp_path, rules, pieces):
-    alone = solve_blocks(rules, pieces, engine="numpy", progress=False)
+    alone = solve_blocks(rules, pieces, engine="numba", progress=False)
     single = tmp_path / "single.npy"
     write_values(single, Numbering(rule_set(rules, pieces)), alone.values)
     path = tmp_path / "dask.npy"
@@ -39,7 +39,7 @@ def test_local_cluster_gives_the_single_process_table(tmp_path, rules, pieces):
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        stats = solve_on_dask(path, rules, pieces, client=client, engine="numpy")
+        stats = solve_on_dask(path, rules, pieces, client=client, engine="numba")
     assert len(stats) == len(Numbering(rule_set(rules, pieces)).blocks)
     table = open_values(path, rules=rules, pieces=pieces)
     table.verify()
