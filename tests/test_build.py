@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 from collections import Counter, deque
 from fractions import Fraction as F
@@ -220,6 +221,24 @@ def test_max_states_guard():
     with pytest.raises(InvalidRulesError, match="511"):
         build(Jackpot(), max_states=511)
     assert build(Jackpot(cells=4), max_states=16).n_states == 16
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_left_as_it_was(enabled):
+    """The walk pauses the cyclic collector (collecting only its youngest generation as it
+    goes) and leaves it as it found it, whether the build succeeds or the rules fail."""
+    from gamegraph.games.pig import Pig
+
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        assert build(Pig(goal=30)).n_states > 2_000  # long enough to read its lists often
+        assert gc.isenabled() is enabled
+        with pytest.raises(InvalidRulesError):
+            build(_Weights((F(1, 2), F(3, 4)), bad_state="later"))
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
 
 
 def test_a_game_over_before_it_starts():
