@@ -427,7 +427,7 @@ def _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls):
 
 def _in_sweep_order(
     m, post, states, base, l_first, l_weight, l_opt, l_target, l_passes, lv, rank, p_states,
-    p_base, p_first, p_weight, p_opt, p_target, p_passes, p_lv,
+    p_base, p_inside, p_outside, p_first, p_weight, p_opt, p_target, p_passes,
 ):  # fmt: skip
     """Renumber a gathered component's local states in its sweep order ``post``.
 
@@ -437,7 +437,8 @@ def _in_sweep_order(
     component too large for the cache (Ur under blitz rules, 3 pieces: 290,810 states)
     the sweep otherwise waits on a miss for nearly every state. The updates come in the
     same order as before, so every value is the same to the bit. ``post`` becomes
-    0, 1, ..., m - 1. The ``p_*`` arrays are scratch, as large as the local arrays.
+    0, 1, ..., m - 1. The ``p_*`` arrays are scratch (mostly arrays the gathering is done
+    with): ``p_inside`` and ``p_outside`` hold the values, inside and outside.
     """
     for q in range(m):  # pragma: no cover - runs compiled
         rank[post[q]] = q
@@ -449,7 +450,7 @@ def _in_sweep_order(
         u = post[q]
         p_states[q] = states[u]
         p_base[q] = base[u]
-        p_lv[q] = lv[u]
+        p_inside[q] = lv[u]
         p_first[q] = kk
         for k in range(l_first[u], l_first[u + 1]):
             p_weight[kk] = l_weight[k]
@@ -458,7 +459,7 @@ def _in_sweep_order(
                 if t < m:
                     p_target[oj] = rank[t]
                 else:
-                    p_lv[ne] = lv[t]
+                    p_outside[ne - m] = lv[t]
                     p_target[oj] = ne
                     ne += 1
                 p_passes[oj] = l_passes[j]
@@ -469,13 +470,14 @@ def _in_sweep_order(
     for q in range(m):
         states[q] = p_states[q]
         base[q] = p_base[q]
+        lv[q] = p_inside[q]
         post[q] = q
     l_first[: m + 1] = p_first[: m + 1]
     l_weight[:kk] = p_weight[:kk]
     l_opt[: kk + 1] = p_opt[: kk + 1]
     l_target[:oj] = p_target[:oj]
     l_passes[:oj] = p_passes[:oj]
-    lv[:ne] = p_lv[:ne]
+    lv[m:ne] = p_outside[: ne - m]
 
 
 def _band(m, l_first, l_opt, l_target, limit, deg, adj, order, pos):
@@ -758,7 +760,7 @@ def _solve(
     r_option = np.zeros(outcomes, dtype=np.int64)
     r_count = np.zeros(outcomes, dtype=np.int64)
     r_target = np.zeros(options, dtype=np.int64)
-    r_inside = np.zeros(options, dtype=np.int64)
+    r_inside = np.zeros(options + 1, dtype=np.int64)  # + 1: _in_sweep_order's p_opt
     r_value = np.zeros(options)
     post = np.zeros(largest, dtype=np.int64)
     visited = np.zeros(largest, dtype=np.bool_)
@@ -770,12 +772,8 @@ def _solve(
     pos = np.zeros(largest, dtype=np.int64)
     pick = np.zeros(outcomes, dtype=np.int64)
     band = np.zeros(0)
-    p_first = np.zeros(0, dtype=np.int64)  # scratch for _in_sweep_order, made when needed
-    p_weight = np.zeros(0)
-    p_opt = np.zeros(0, dtype=np.int64)
-    p_target = np.zeros(0, dtype=np.int64)
+    p_weight = np.zeros(0)  # scratch for _in_sweep_order, made when first needed
     p_passes = np.zeros(0, dtype=np.bool_)
-    p_lv = np.zeros(0)
     rounds_cap = min(max_sweeps, _BAND_ROUNDS)
     for i in range(first, len(comps)):
         a, b = comp_ptr[i], comp_ptr[i + 1]
@@ -814,16 +812,12 @@ def _solve(
                     lv[u] = 0.5
         _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls)
         if m >= _SWEEP_ORDER_MIN:
-            if len(p_first) == 0:  # once, for the largest component
-                p_first = np.zeros(largest + 1, dtype=np.int64)
+            if len(p_weight) == 0:  # once, for the largest component
                 p_weight = np.zeros(outcomes)
-                p_opt = np.zeros(outcomes + 1, dtype=np.int64)
-                p_target = np.zeros(options, dtype=np.int64)
                 p_passes = np.zeros(options, dtype=np.bool_)
-                p_lv = np.zeros(largest + options)
             _in_sweep_order(
                 m, post, states, base, l_first, l_weight, l_opt, l_target, l_passes, lv, cursor,
-                calls, before, p_first, p_weight, p_opt, p_target, p_passes, p_lv,
+                calls, before, now, r_value, r_first, p_weight, r_inside, r_target, p_passes,
             )  # fmt: skip
         for u in range(m):
             now[u] = 0.0
