@@ -74,7 +74,8 @@ def explicit_values(rules: str, pieces: int):
     build and solve took. Up to 3 pieces they are computed once per rule set and size in a
     process (read-only arrays, the seconds those of the first time): several tests compare
     the block solver in different modes against the same graph, and a blitz or masters
-    3-piece solve takes 12-15 s. Larger graphs are solved afresh, not kept.
+    3-piece graph takes a few seconds to build and solve. Larger graphs are solved afresh,
+    not kept.
     """
     if pieces <= 3:
         return _kept_explicit_values(rules, pieces)
