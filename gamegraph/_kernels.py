@@ -711,7 +711,7 @@ def _policy_iteration(
 
 def _solve(
     order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator, option_ptr,
-    target, passes, values, choice, fixed, tol, max_sweeps, first, band_min,
+    target, passes, values, choice, fixed, tol, max_sweeps, first, band_min, sweep_min,
 ):  # fmt: skip
     """Solve components ``first``, ``first + 1``, ... in place in ``values``.
 
@@ -721,6 +721,8 @@ def _solve(
     skip the outcomes whose options all lie outside it. One of at least ``band_min``
     states that :func:`_band` can number within ``_BAND`` goes to
     :func:`_policy_iteration` first (at most ``min(max_sweeps, _BAND_ROUNDS)`` rounds).
+    One of at least ``sweep_min`` states that is swept is first copied into its sweep
+    order (:func:`_in_sweep_order`).
 
     Returns (next, sweeps): ``next`` is the number of components solved, or the position of
     one that did not settle in ``max_sweeps`` sweeps (then < len(comps)); ``sweeps`` the
@@ -811,7 +813,7 @@ def _solve(
                 for u in range(m):
                     lv[u] = 0.5
         _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls)
-        if m >= _SWEEP_ORDER_MIN:
+        if m >= sweep_min:
             if len(p_weight) == 0:  # once, for the largest component
                 p_weight = np.zeros(outcomes)
                 p_passes = np.zeros(options, dtype=np.bool_)
@@ -1131,7 +1133,7 @@ def solve(
         first, sweeps = _solve(
             order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator,
             option_ptr, target, passes, values, choice, fixed, float(tol), int(max_sweeps),
-            first, int(_BAND_MIN),
+            first, int(_BAND_MIN), int(_SWEEP_ORDER_MIN),
         )  # fmt: skip
         most = max(most, sweeps)
         if first < len(comps):
