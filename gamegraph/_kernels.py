@@ -79,7 +79,7 @@ _compiled = False
 _BAND = 16  # cyclic components numbered within this band are solved by policy iteration
 _BAND_MIN = 512  # ... if they have at least this many states
 _BAND_ROUNDS = 20  # rounds of it before the sweeps take over
-_SWEEP_ORDER_MIN = 16384  # components this large are copied into sweep order first
+_SWEEP_ORDER_MIN = 16384  # components this large are gathered again in sweep order
 
 
 def available() -> bool:
@@ -99,8 +99,7 @@ def _compile() -> None:
     # every array it is passed, which took most of the time.
     module["_backup"] = numba.njit(cache=True, inline="always")(_backup)
     for name in (
-        "_tarjan", "_by_height", "_solving_order", "_gather", "_postorder", "_in_sweep_order",
-        "_search", "_band",
+        "_tarjan", "_by_height", "_solving_order", "_gather", "_postorder", "_search", "_band",
         "_policy_iteration", "_solve", "_final", "_escapes", "_spread", "_sure",
     ):  # fmt: skip
         module[name] = numba.njit(cache=True)(module[name])
@@ -425,61 +424,6 @@ def _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls):
                 depth -= 1
 
 
-def _in_sweep_order(
-    m, post, states, base, l_first, l_weight, l_opt, l_target, l_passes, lv, rank, p_states,
-    p_base, p_inside, p_outside, p_first, p_weight, p_opt, p_target, p_passes,
-):  # fmt: skip
-    """Renumber a gathered component's local states in its sweep order ``post``.
-
-    Local state q becomes ``post[q]``, and the constants outside the component are
-    renumbered in the order the sweep reads them, so that a sweep reads the local arrays
-    front to back; only its reads of the values inside the component jump about. In a
-    component too large for the cache (Ur under blitz rules, 3 pieces: 290,810 states)
-    the sweep otherwise waits on a miss for nearly every state. The updates come in the
-    same order as before, so every value is the same to the bit. ``post`` becomes
-    0, 1, ..., m - 1. The ``p_*`` arrays are scratch (mostly arrays the gathering is done
-    with): ``p_inside`` and ``p_outside`` hold the values, inside and outside.
-    """
-    for q in range(m):  # pragma: no cover - runs compiled
-        rank[post[q]] = q
-    kk = 0
-    oj = 0
-    ne = m
-    p_opt[0] = 0
-    for q in range(m):
-        u = post[q]
-        p_states[q] = states[u]
-        p_base[q] = base[u]
-        p_inside[q] = lv[u]
-        p_first[q] = kk
-        for k in range(l_first[u], l_first[u + 1]):
-            p_weight[kk] = l_weight[k]
-            for j in range(l_opt[k], l_opt[k + 1]):
-                t = l_target[j]
-                if t < m:
-                    p_target[oj] = rank[t]
-                else:
-                    p_outside[ne - m] = lv[t]
-                    p_target[oj] = ne
-                    ne += 1
-                p_passes[oj] = l_passes[j]
-                oj += 1
-            kk += 1
-            p_opt[kk] = oj
-    p_first[m] = kk
-    for q in range(m):
-        states[q] = p_states[q]
-        base[q] = p_base[q]
-        lv[q] = p_inside[q]
-        post[q] = q
-    l_first[: m + 1] = p_first[: m + 1]
-    l_weight[:kk] = p_weight[:kk]
-    l_opt[: kk + 1] = p_opt[: kk + 1]
-    l_target[:oj] = p_target[:oj]
-    l_passes[:oj] = p_passes[:oj]
-    lv[m:ne] = p_outside[: ne - m]
-
-
 def _band(m, l_first, l_opt, l_target, limit, deg, adj, order, pos):
     """Number the local states 0 .. m-1 so that every edge inside stays near the diagonal.
 
@@ -721,8 +665,8 @@ def _solve(
     skip the outcomes whose options all lie outside it. One of at least ``band_min``
     states that :func:`_band` can number within ``_BAND`` goes to
     :func:`_policy_iteration` first (at most ``min(max_sweeps, _BAND_ROUNDS)`` rounds).
-    One of at least ``sweep_min`` states that is swept is first copied into its sweep
-    order (:func:`_in_sweep_order`).
+    One of at least ``sweep_min`` states that is swept is gathered again in its sweep
+    order first.
 
     Returns (next, sweeps): ``next`` is the number of components solved, or the position of
     one that did not settle in ``max_sweeps`` sweeps (then < len(comps)); ``sweeps`` the
@@ -762,7 +706,7 @@ def _solve(
     r_option = np.zeros(outcomes, dtype=np.int64)
     r_count = np.zeros(outcomes, dtype=np.int64)
     r_target = np.zeros(options, dtype=np.int64)
-    r_inside = np.zeros(options + 1, dtype=np.int64)  # + 1: _in_sweep_order's p_opt
+    r_inside = np.zeros(options, dtype=np.int64)
     r_value = np.zeros(options)
     post = np.zeros(largest, dtype=np.int64)
     visited = np.zeros(largest, dtype=np.bool_)
@@ -774,8 +718,6 @@ def _solve(
     pos = np.zeros(largest, dtype=np.int64)
     pick = np.zeros(outcomes, dtype=np.int64)
     band = np.zeros(0)
-    p_weight = np.zeros(0)  # scratch for _in_sweep_order, made when first needed
-    p_passes = np.zeros(0, dtype=np.bool_)
     rounds_cap = min(max_sweeps, _BAND_ROUNDS)
     for i in range(first, len(comps)):
         a, b = comp_ptr[i], comp_ptr[i + 1]
@@ -814,13 +756,22 @@ def _solve(
                     lv[u] = 0.5
         _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls)
         if m >= sweep_min:
-            if len(p_weight) == 0:  # once, for the largest component
-                p_weight = np.zeros(outcomes)
-                p_passes = np.zeros(options, dtype=np.bool_)
-            _in_sweep_order(
-                m, post, states, base, l_first, l_weight, l_opt, l_target, l_passes, lv, cursor,
-                calls, before, now, r_value, r_first, p_weight, r_inside, r_target, p_passes,
+            # Gather the component again, its states in sweep order, so that the sweeps
+            # read its arrays front to back (in a component too large for the cache they
+            # otherwise wait on a miss for nearly every state). The updates come in the
+            # same order, so every value is the same to the bit.
+            for q in range(m):
+                cursor[q] = states[post[q]]
+            for q in range(m):
+                states[q] = cursor[q]
+                post[q] = q
+            _gather(
+                states, where, outcome_ptr, weight, denominator, option_ptr, target, passes,
+                values, choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv,
+                r_first, r_option, r_count, r_target, r_inside, r_value,
             )  # fmt: skip
+            for u in range(m):
+                lv[u] = 0.5
         for u in range(m):
             now[u] = 0.0
         previous = np.inf

@@ -299,11 +299,11 @@ def test_banded_policy_iteration_refuses_games_that_never_end(banded, engine):
 
 @pytest.mark.parametrize("fixed", [False, True])
 @pytest.mark.parametrize("name", ["ur-2", "pig-20", "supersix-50"])
-def test_components_copied_into_sweep_order_give_the_same_values_to_the_bit(
+def test_components_gathered_in_sweep_order_give_the_same_values_to_the_bit(
     monkeypatch, games, name, fixed
 ):
-    """Every cyclic component copied into its sweep order (as the large ones are) or none:
-    the same updates in the same order, so the same values, bit for bit."""
+    """Every cyclic component gathered again in its sweep order (as the large ones are) or
+    none: the same updates in the same order, so the same values, bit for bit."""
     graph = games[name]
     policy = solve(graph, engine="numpy").policy if fixed else None
     monkeypatch.setattr(_kernels, "_BAND_MIN", 10**9)  # every component swept
@@ -314,11 +314,11 @@ def test_components_copied_into_sweep_order_give_the_same_values_to_the_bit(
             found[sweep_min] = evaluate(graph, policy, engine="numba")
         else:
             found[sweep_min] = solve(graph, engine="numba")
-    copied, in_place = found[1], found[10**9]
-    assert np.array_equal(copied.values, in_place.values)
+    again, once = found[1], found[10**9]
+    assert np.array_equal(again.values, once.values)
     if not fixed:  # (an evaluation does not count its sweeps)
-        assert copied.iterations == in_place.iterations >= 2
-        assert np.array_equal(copied.policy.choice, in_place.policy.choice)
+        assert again.iterations == once.iterations >= 2
+        assert np.array_equal(again.policy.choice, once.policy.choice)
 
 
 def test_the_band_numbers_a_ring_narrowly_and_refuses_a_hub():
