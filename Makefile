@@ -1,6 +1,6 @@
 # Two commands do all the set-up:  `make gallery`  and  `make test`.
 # Each creates .venv and installs gamegraph into it on first use (and again when
-# pyproject.toml changes). Set PYTHON to pick the interpreter (3.10 or newer).
+# pyproject.toml or the compiled walk's source, gamegraph/_walk.pyx, changes). Set PYTHON to pick the interpreter (3.10 or newer).
 # `make lint` runs the style checks; `make packaging` checks the dependency floors and the
 # sdist, each in a throwaway environment (docs/packaging.md).
 
@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: gallery test test-slow lint packaging bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml gamegraph/_walk.pyx
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[render,exact,fast,pandas,test,dev,openspiel,dask]'
 	touch $(STAMP)

@@ -8,7 +8,9 @@ game below the same process times, best of a few repeats (``time.perf_counter``,
 a. **BFS**, the baseline: a plain dictionary breadth-first search over the per-state
    rules (``index = {start: 0}``, a queue; for each state ``terminal_value``, then every
    outcome's options' targets into the dict). It is what the rules themselves cost.
-b. ``build(rules)`` on the per-state rules (:class:`gamegraph.Rules`).
+b. ``build(rules)`` on the per-state rules (:class:`gamegraph.Rules`), with the compiled
+   walk (:mod:`gamegraph._walk`) and, as b', with the Python walk alone (what a user
+   gets where pip found no C compiler).
 c. ``build(batch_rules)`` on the batch form (:class:`gamegraph.batch.BatchRules`).
 d. ``solve(graph)`` with ``engine="numpy"`` and, when installed, ``engine="numba"``
    (compiled once before timing).
@@ -188,6 +190,28 @@ def plain_bfs(rules) -> int:
     return len(queue)
 
 
+def compiled_walk():
+    """The per-state build's compiled walk, or None (not built, or a gamegraph before it)."""
+    import importlib
+
+    return getattr(importlib.import_module("gamegraph.build"), "_walk_plain", None)
+
+
+def build_in_python(rules):
+    """``build(rules)`` with the compiled walk switched off: the Python walk alone."""
+    import importlib
+
+    from gamegraph import build
+
+    module = importlib.import_module("gamegraph.build")
+    compiled = module._walk_plain
+    module._walk_plain = None
+    try:
+        return build(rules)
+    finally:
+        module._walk_plain = compiled
+
+
 # ---------------------------------------------------------------------------------
 # One game
 # ---------------------------------------------------------------------------------
@@ -214,19 +238,30 @@ def bench_game(title, rules, batch, repeats, check, rows, expect=None):
     from gamegraph import build
 
     print(f"\n{title}")
-    (t_bfs, t_state), (n_bfs, graph) = interleaved(
-        [lambda: plain_bfs(rules), lambda: build(rules)], repeats
-    )
+    functions = [lambda: plain_bfs(rules), lambda: build(rules)]
+    if compiled_walk() is not None:
+        functions.append(lambda: build_in_python(rules))
+    times, (n_bfs, graph, *python) = interleaved(functions, repeats)
+    t_bfs, t_state = times[:2]
     n = graph.n_states
+    walk = "compiled walk" if compiled_walk() is not None else "Python walk: no gamegraph._walk"
     print(
-        f"   a. BFS {fmt_time(t_bfs)} ({n_bfs:,} states); b. build per state {fmt_time(t_state)} "
-        f"({n:,} states, {graph.n_outcomes:,} outcomes, {graph.n_options:,} options)"
+        f"   a. BFS {fmt_time(t_bfs)} ({n_bfs:,} states); b. build per state ({walk}) "
+        f"{fmt_time(t_state)} ({n:,} states, {graph.n_outcomes:,} outcomes, "
+        f"{graph.n_options:,} options)"
     )
     check(n_bfs == n, f"{title}: BFS found {n_bfs:,} states, build {n:,}")
     rows.append((title, "a. plain dict BFS", n, t_bfs, t_bfs))
-    rows.append((title, "b. build, per state", n, t_state, t_bfs))
+    rows.append((title, f"b. build, per state ({walk})", n, t_state, t_bfs))
+    if python:
+        same = np.array_equal(python[0].option_target, graph.option_target)
+        print(
+            f"   b'. build per state, Python walk {fmt_time(times[2])} "
+            f"({times[2] / t_bfs:.2f} x BFS): {check(same, f'{title}: the walks differ')}"
+        )
+        rows.append((title, "b'. build, per state (Python walk)", n, times[2], t_bfs))
     sizes = (graph.n_states, graph.n_outcomes, graph.n_options)
-    del graph
+    del graph, python
     t_batch, graph = best_of(lambda: build(batch), repeats)
     same = (graph.n_states, graph.n_outcomes, graph.n_options) == sizes
     print(f"   c. build, batch {fmt_time(t_batch)}: {check(same, f'{title}: batch graph differs')}")

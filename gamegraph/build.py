@@ -20,6 +20,14 @@ from .errors import InvalidRulesError
 from .graph import StateGraph
 from .rules import Option, Outcome
 
+try:  # the walk's compiled loop, built by pip where a C compiler is present
+    from ._walk import DONE as _DONE
+    from ._walk import IRREGULAR as _IRREGULAR
+    from ._walk import TERMINAL as _TERMINAL
+    from ._walk import walk_plain as _walk_plain
+except ImportError:  # pragma: no cover (the Python loop walks every state)
+    _DONE, _TERMINAL, _IRREGULAR, _walk_plain = 0, 1, 2, None
+
 #: Options the walk gathers, about, between two readings of its lists into arrays (and
 #: updates of the progress bar): few enough that the lists stay in the processor's cache.
 _READ_EVERY = 16384
@@ -177,118 +185,56 @@ def _explore(rules, max_states, bar) -> StateGraph:
     The walk does only what a plain dictionary BFS over the same rules must do (ask each
     state for its outcomes, number every new target), checks the shape of what the rules
     hand back (a list of outcomes, each an Outcome whose options are a tuple of Option)
-    and appends each field to a plain list, as the rules gave it. Every so many states
-    (about :data:`_READ_EVERY` options) :class:`_Walked` reads the lists into arrays and
-    empties them, so they stay small and in the processor's cache; checking the fields'
-    values (probabilities and their sums, moves, passes) is done there and at the end, a
-    failure traced back to its state, outcome and option for the message.
+    and appends each field to a plain list, as the rules gave it. A stretch of states at
+    a time (about :data:`_READ_EVERY` options) :class:`_Walked` reads the lists into
+    arrays and empties them, so they stay small and in the processor's cache; checking
+    the fields' values (probabilities and their sums, moves, passes) is done there and at
+    the end, a failure traced back to its state, outcome and option for the message.
 
-    Every step in the loop over options costs about as much as a line of the rules, so
-    that loop is kept to the fewest: one type check, one unpacking, one dictionary
-    lookup and three appends.
+    Each stretch is walked by the compiled loop (:mod:`gamegraph._walk`) when it is
+    built, which leaves to :func:`_walk_states`, the same loop in Python, every state
+    that is not plain; without the extension :func:`_walk_states` walks them all.
     """
-    start = rules.start()
-    try:
-        index = {start: 0}
-    except TypeError:
-        _fail(rules, start, "start()", f"the state {start!r} is not hashable")
-    states = [start]  # also the queue: the walk reaches the states it appends
-    lookup = index.get
-    terminal_value = rules.terminal_value
-    outcomes_of = rules.outcomes
-
-    # Plain lists, appended as ``name.append(x)``, which the interpreter runs inline (an
-    # append to an array("q") goes through an argument parser for every item).
-    outcome_counts = []  # per state, in numbering order
-    probabilities = []  # per outcome, as the rules gave them
-    option_counts = []  # per outcome
-    targets, moves, passes = [], [], []  # per option; moves and passes as given
-    lists = (outcome_counts, probabilities, option_counts, targets, moves, passes)
-    walked = _Walked()
-    terminal_values = {}
-
-    def new_state(state, source, k=None, options=()):
-        """Number a state not seen before; ``k``/``options`` place it for a message."""
-        try:
-            i = index[state] = len(states)
-        except TypeError:
-            if k is None:
-                field = "roots()"
-            else:
-                j = next(j for j, o in enumerate(options) if o[0] is state)
-                field = f"outcome {k} option {j} target"
-            _fail(rules, source, field, f"the state {state!r} is not hashable")
-        states.append(state)
-        if len(states) > max_states:
-            _too_many(rules, max_states)
-        return i
-
+    walk = _Walk(rules, max_states)
     for root in rules.roots():
         try:
-            known = lookup(root)
+            known = walk.index.get(root)
         except TypeError:
             known = None
         if known is None:
-            new_state(root, start)
-    n = len(states)  # numbered so far
-    done = read_at = 0  # states begun; and at the last reading
-    next_read = 64  # the first stretch tells how many options a state has
+            _new_state(walk, root, walk.states[0])
+    walked = _Walked()
+    compiled = _walk_plain
+    pos = read_at = 0  # the first state not walked; and at the last reading
+    end = 64  # where the stretch ends: the first tells how many options a state has
     try:
-        for state in states:  # the list grows as the walk numbers new states
-            done += 1
-            if done == next_read:
-                stretch = _READ_EVERY * (done - read_at) // max(len(targets), 1)
-                walked.read(*lists)
+        while pos < len(walk.states):
+            if compiled is None:
+                pos = _walk_states(walk, pos, end, walk.terminal_value, walk.outcomes_of)
+            else:
+                pos, kind, said = compiled(walk, pos, end)
+                if kind != _DONE:  # a state the compiled loop leaves to the Python one
+                    answer = _saying(said)  # what the rules said already
+                    terminal_value = answer if kind == _TERMINAL else _saying(None)
+                    pos = _walk_states(walk, pos, pos + 1, terminal_value, answer)
+                    continue
+            if pos == end:
+                stretch = _READ_EVERY * (pos - read_at) // max(len(walk.targets), 1)
+                walked.read(*walk.lists)
                 gc.collect(0)  # see _collector_paused
-                bar.update(done - bar.n)
-                read_at, next_read = done, done + min(max(stretch, 64), 8192)
-            value = terminal_value(state)
-            if value is not None:
-                terminal_values[done - 1] = _number(value, rules, state, "terminal_value", False)
-                outcome_counts.append(0)
-                continue
-            outcomes = outcomes_of(state)
-            if type(outcomes) is not list and type(outcomes) is not tuple:
-                outcomes = _as_list(outcomes, rules, state)
-            if not outcomes:
-                _fail(
-                    rules, state, "outcome probabilities", "there are none (they sum to 0, not 1)"
-                )
-            outcome_counts.append(len(outcomes))
-            for outcome in outcomes:  # the loop every option goes through: kept lean
-                if type(outcome) is not Outcome:
-                    _check_outcome(outcome, outcomes, rules, state)
-                probabilities.append(outcome[0])
-                options = outcome[1]
-                if type(options) is not tuple and type(options) is not list:
-                    _check_options(options, outcome, outcomes, rules, state)
-                option_counts.append(len(options))
-                for option in options:
-                    if type(option) is not Option:
-                        option = _as_option(option, rules, state, outcomes.index(outcome), options)
-                    target, move, passing = option
-                    try:
-                        i = lookup(target)
-                    except TypeError:
-                        i = new_state(target, state, outcomes.index(outcome), options)  # reports it
-                    if i is None:  # a new state, numbered inline: this runs once per state
-                        i = index[target] = n
-                        states.append(target)
-                        n += 1
-                        if n > max_states:
-                            _too_many(rules, max_states)
-                    targets.append(i)
-                    moves.append(move)
-                    passes.append(passing)
+                bar.update(pos - bar.n)
+                read_at, end = pos, pos + min(max(stretch, 64), 8192)
     except InvalidRulesError:
         raise
     except Exception as error:
         # The rules failed on a state, perhaps one reached only through an outcome that
         # breaks the contract: report that breach if there is one.
-        walked.check_after(rules, states, lists, done - max(read_at, 1) + 1)
+        if walk.at is not None:
+            walked.check_after(rules, walk.states, walk.lists, walk.at - read_at + 1)
         raise error
-    walked.read(*lists)
-    bar.update(done - bar.n)
+    walked.read(*walk.lists)
+    bar.update(pos - bar.n)
+    states, terminal_values, n = walk.states, walk.terminal_values, len(walk.states)
 
     outcome_ptr, option_ptr = walked.pointers()
     where = _Locator(rules, states, outcome_ptr, option_ptr)
@@ -315,6 +261,138 @@ def _explore(rules, max_states, bar) -> StateGraph:
         terminal_value=terminal_value_array,
         terminal_exact=terminal_values,
     )
+
+
+class _Walk:
+    """What the walk's two loops share: the states (also the queue) and their numbers,
+    the rules' methods, the lists the loops append to, the terminal values found, and
+    ``at``, the state the rules raised on if they did.
+    """
+
+    def __init__(self, rules, max_states):
+        start = rules.start()
+        try:
+            self.index = {start: 0}
+        except TypeError:
+            _fail(rules, start, "start()", f"the state {start!r} is not hashable")
+        self.states = [start]
+        self.rules, self.max_states = rules, max_states
+        self.terminal_value, self.outcomes_of = rules.terminal_value, rules.outcomes
+        self.outcome_type, self.option_type = Outcome, Option
+        self.outcome_counts = []  # per state, in numbering order
+        self.probabilities = []  # per outcome, as the rules gave them
+        self.option_counts = []  # per outcome
+        self.targets, self.moves, self.passes = [], [], []  # per option, as given
+        self.terminal_values = {}  # state number: exact value
+        self.at = None
+
+    @property
+    def lists(self):
+        """The six lists, in the order :meth:`_Walked.read` takes them."""
+        return (
+            self.outcome_counts,
+            self.probabilities,
+            self.option_counts,
+            self.targets,
+            self.moves,
+            self.passes,
+        )
+
+
+def _new_state(walk, state, source, k=None, options=()):
+    """Number a state not seen before; ``k``/``options`` place it for a message."""
+    states, rules = walk.states, walk.rules
+    try:
+        i = walk.index[state] = len(states)
+    except TypeError:
+        if k is None:
+            field = "roots()"
+        else:
+            j = next(j for j, o in enumerate(options) if o[0] is state)
+            field = f"outcome {k} option {j} target"
+        _fail(rules, source, field, f"the state {state!r} is not hashable")
+    states.append(state)
+    if len(states) > walk.max_states:
+        _too_many(rules, walk.max_states)
+    return i
+
+
+def _saying(answer):
+    """A stand-in for one of the rules' methods, giving ``answer`` for any state."""
+    return lambda state: answer
+
+
+def _walk_states(walk, pos, end, terminal_value, outcomes_of) -> int:
+    """Walk the states from ``pos`` up to ``end`` (or the last), checking each; return
+    the first state not walked.
+
+    ``terminal_value`` and ``outcomes_of`` are the rules' methods, or stand-ins that
+    give what the rules already said about the one state the compiled loop left here.
+    Every step in the loop over options costs about as much as a line of the rules, so
+    that loop is kept to the fewest: one type check, one unpacking, one dictionary
+    lookup and three appends.
+    """
+    rules, states, index, max_states = walk.rules, walk.states, walk.index, walk.max_states
+    lookup = index.get
+    terminal_values = walk.terminal_values
+    # Plain lists, appended as ``name.append(x)``, which the interpreter runs inline (an
+    # append to an array("q") goes through an argument parser for every item).
+    outcome_counts, probabilities, option_counts = (
+        walk.outcome_counts,
+        walk.probabilities,
+        walk.option_counts,
+    )
+    targets, moves, passes = walk.targets, walk.moves, walk.passes
+    n = len(states)  # numbered so far
+    queue = iter(states)  # it reaches the states the walk appends
+    queue.__setstate__(pos)
+    try:
+        for state in queue:
+            if pos == end:
+                break
+            pos += 1
+            value = terminal_value(state)
+            if value is not None:
+                terminal_values[pos - 1] = _number(value, rules, state, "terminal_value", False)
+                outcome_counts.append(0)
+                continue
+            outcomes = outcomes_of(state)
+            if type(outcomes) is not list and type(outcomes) is not tuple:
+                outcomes = _as_list(outcomes, rules, state)
+            if not outcomes:
+                _fail(
+                    rules, state, "outcome probabilities", "there are none (they sum to 0, not 1)"
+                )
+            outcome_counts.append(len(outcomes))
+            for outcome in outcomes:  # the loop every option goes through: kept lean
+                if type(outcome) is not Outcome:
+                    _check_outcome(outcome, outcomes, rules, state)
+                probabilities.append(outcome[0])
+                options = outcome[1]
+                if type(options) is not tuple and type(options) is not list:
+                    _check_options(options, outcome, outcomes, rules, state)
+                option_counts.append(len(options))
+                for option in options:
+                    if type(option) is not Option:
+                        option = _as_option(option, rules, state, outcomes.index(outcome), options)
+                    target, move, passing = option
+                    try:
+                        i = lookup(target)
+                    except TypeError:  # reports it
+                        i = _new_state(walk, target, state, outcomes.index(outcome), options)
+                    if i is None:  # a new state, numbered inline: this runs once per state
+                        i = index[target] = n
+                        states.append(target)
+                        n += 1
+                        if n > max_states:
+                            _too_many(rules, max_states)
+                    targets.append(i)
+                    moves.append(move)
+                    passes.append(passing)
+    except BaseException:
+        walk.at = pos - 1
+        raise
+    return pos
 
 
 class _Walked:

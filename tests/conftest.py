@@ -7,6 +7,7 @@ the known values in ``CYCLIC_CASES``.
 
 from __future__ import annotations
 
+import importlib
 import random
 from fractions import Fraction as F
 from types import SimpleNamespace
@@ -275,6 +276,23 @@ def cyclic_case(request):
     """(graph, known exact values by state) for each hand-solved cyclic game."""
     _, make, known = request.param
     return build(make()), known
+
+
+# ---------------------------------------------------------------------------
+# The per-state build's two walks
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module", params=["compiled walk", "python walk"])
+def both_walks(request):
+    """Run a module's tests once with the build's compiled walk (:mod:`gamegraph._walk`)
+    and once with its Python walk alone: ``pytestmark = pytest.mark.usefixtures(...)``.
+    Module-scoped, so hypothesis tests can use it."""
+    build_module = importlib.import_module("gamegraph.build")
+    compiled = build_module._walk_plain
+    if request.param == "compiled walk" and compiled is None:
+        pytest.skip("gamegraph._walk is not built (pip found no C compiler)")
+    build_module._walk_plain = compiled if request.param == "compiled walk" else None
+    yield request.param
+    build_module._walk_plain = compiled
 
 
 # ---------------------------------------------------------------------------

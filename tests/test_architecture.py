@@ -76,7 +76,12 @@ def test_every_module_is_in_a_layer():
     layers = config["contracts"][0]["layers"]
     named = {name.strip() for layer in layers for name in layer.split("|")}
     top = {m.split(".")[1] for m in all_modules()}
-    assert top - named == set()
+    # import-linter reads Python sources only: the compiled walk (gamegraph/_walk.pyx,
+    # an extension module) is not among them, and imports nothing of gamegraph.
+    compiled = {name for name in top if not (PACKAGE / f"{name}.py").exists()}
+    compiled -= {name for name in top if (PACKAGE / name).is_dir()}
+    assert compiled <= {"_walk"}
+    assert top - named - compiled == set()
 
 
 def test_importing_everything_leaves_global_state_alone():

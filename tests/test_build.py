@@ -24,6 +24,9 @@ from gamegraph.graph import expand_ranges
 
 LAYERS = [1, 9, 36, 84, 126, 126, 84, 36, 9, 1]
 
+# Every test runs with the compiled walk and with the Python walk alone.
+pytestmark = pytest.mark.usefixtures("both_walks")
+
 
 def jackpot_offers(up: int, a: int, b: int) -> tuple:
     """Cells a roll names that are still down, in the order die A, die B, sum (<= 9)."""

@@ -19,6 +19,9 @@ from gamegraph import Option, Outcome, Rules, build
 from gamegraph.build import DEFAULT_MAX_STATES
 from gamegraph.errors import InvalidArgumentError, InvalidRulesError
 
+# Every test runs with the compiled walk and with the Python walk alone.
+pytestmark = pytest.mark.usefixtures("both_walks")
+
 
 class Table(Rules):
     """A game given as a table: state -> outcomes (a value, or a list of outcomes)."""
