@@ -84,16 +84,17 @@ def walk_plain(walk, Py_ssize_t pos, Py_ssize_t end):
                 for b in range(PySequence_Fast_GET_SIZE(options)):
                     if type(<object>choices[b]) is not option_type:
                         return pos, IRREGULAR, outcomes
+            # A state's hash or == may run the rules' code, which could change a list:
+            # from here on each item is read through _item, which checks its list's size.
             outcome_counts.append(n_outcomes)
             for a in range(n_outcomes):
-                outcome = <object>items[a]
+                outcome = _item(outcomes, a, n_outcomes)
                 probabilities.append(<object>PyTuple_GET_ITEM(outcome, 0))
                 options = <object>PyTuple_GET_ITEM(outcome, 1)
                 n_options = PySequence_Fast_GET_SIZE(options)
                 option_counts.append(n_options)
-                choices = PySequence_Fast_ITEMS(options)
                 for b in range(n_options):
-                    option = <object>choices[b]
+                    option = _item(options, b, n_options)
                     target = <object>PyTuple_GET_ITEM(option, 0)
                     found = PyDict_GetItemWithError(index, target)
                     if found is NULL:
@@ -115,6 +116,13 @@ def walk_plain(walk, Py_ssize_t pos, Py_ssize_t end):
         walk.at = pos
         raise
     return pos, DONE, None
+
+
+cdef inline object _item(object sequence, Py_ssize_t k, Py_ssize_t size):
+    """Item ``k`` of a list or tuple of ``size`` items, unless its size changed."""
+    if PySequence_Fast_GET_SIZE(sequence) != size:
+        raise RuntimeError("the rules changed a list of outcomes or options during the build")
+    return <object>PySequence_Fast_ITEMS(sequence)[k]
 
 
 cdef _undo(walk, Py_ssize_t a, Py_ssize_t b):

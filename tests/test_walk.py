@@ -234,3 +234,40 @@ def test_a_state_given_up_half_way_leaves_no_records_behind():
     assert len(walk.probabilities) == len(walk.option_counts) == 50
     assert sum(walk.option_counts) == len(walk.targets) == len(walk.moves) == len(walk.passes)
     assert walk.targets[-4:] == [25, 27, 28, 26]  # state 24's options, the last recorded
+
+
+class Meddling(Rules):
+    """Rules whose state objects' hash empties the list of outcomes being read."""
+
+    name = "meddling"
+
+    def __init__(self):
+        self.handed = []
+
+    def start(self):
+        return 0
+
+    def terminal_value(self, state):
+        return F(1) if not isinstance(state, int) or state >= 3 else None
+
+    def outcomes(self, state):
+        self.handed = [
+            Outcome(F(1, 2), (Option(Meddler(self)),)),
+            Outcome(F(1, 2), (Option(state + 1),)),
+        ]
+        return self.handed
+
+
+class Meddler:
+    def __init__(self, rules):
+        self.rules = rules
+
+    def __hash__(self):
+        self.rules.handed.clear()
+        return 7
+
+
+@needs_compiled
+def test_rules_that_change_a_list_while_it_is_read_get_an_error_not_a_crash():
+    with pytest.raises(RuntimeError, match="changed a list of outcomes or options"):
+        build_with(Meddling(), "compiled")
