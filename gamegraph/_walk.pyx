@@ -85,16 +85,16 @@ def walk_plain(walk, Py_ssize_t pos, Py_ssize_t end):
                     if type(<object>choices[b]) is not option_type:
                         return pos, IRREGULAR, outcomes
             # A state's hash or == may run the rules' code, which could change a list:
-            # from here on each item is read through _item, which checks its list's size.
+            # from here on each item is read through _item, which checks it again.
             outcome_counts.append(n_outcomes)
             for a in range(n_outcomes):
-                outcome = _item(outcomes, a, n_outcomes)
+                outcome = _item(outcomes, a, n_outcomes, outcome_type)
                 probabilities.append(<object>PyTuple_GET_ITEM(outcome, 0))
                 options = <object>PyTuple_GET_ITEM(outcome, 1)
                 n_options = PySequence_Fast_GET_SIZE(options)
                 option_counts.append(n_options)
                 for b in range(n_options):
-                    option = _item(options, b, n_options)
+                    option = _item(options, b, n_options, option_type)
                     target = <object>PyTuple_GET_ITEM(option, 0)
                     found = PyDict_GetItemWithError(index, target)
                     if found is NULL:
@@ -118,11 +118,15 @@ def walk_plain(walk, Py_ssize_t pos, Py_ssize_t end):
     return pos, DONE, None
 
 
-cdef inline object _item(object sequence, Py_ssize_t k, Py_ssize_t size):
-    """Item ``k`` of a list or tuple of ``size`` items, unless its size changed."""
+cdef inline object _item(object sequence, Py_ssize_t k, Py_ssize_t size, type expected):
+    """Item ``k`` of a list or tuple of ``size`` items, of type ``expected``: unless the
+    rules changed the list since the walk checked it."""
     if PySequence_Fast_GET_SIZE(sequence) != size:
         raise RuntimeError("the rules changed a list of outcomes or options during the build")
-    return <object>PySequence_Fast_ITEMS(sequence)[k]
+    item = <object>PySequence_Fast_ITEMS(sequence)[k]
+    if type(item) is not expected:
+        raise RuntimeError("the rules changed a list of outcomes or options during the build")
+    return item
 
 
 cdef _undo(walk, Py_ssize_t a, Py_ssize_t b):

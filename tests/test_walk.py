@@ -237,12 +237,13 @@ def test_a_state_given_up_half_way_leaves_no_records_behind():
 
 
 class Meddling(Rules):
-    """Rules whose state objects' hash empties the list of outcomes being read."""
+    """Rules whose state objects' hash empties the list of outcomes being read, or
+    replaces an outcome in it."""
 
     name = "meddling"
 
-    def __init__(self):
-        self.handed = []
+    def __init__(self, how):
+        self.how, self.handed = how, []
 
     def start(self):
         return 0
@@ -263,11 +264,15 @@ class Meddler:
         self.rules = rules
 
     def __hash__(self):
-        self.rules.handed.clear()
+        if self.rules.how == "empties":
+            self.rules.handed.clear()
+        else:
+            self.rules.handed[1] = "not an outcome"
         return 7
 
 
 @needs_compiled
-def test_rules_that_change_a_list_while_it_is_read_get_an_error_not_a_crash():
+@pytest.mark.parametrize("how", ["empties", "replaces"])
+def test_rules_that_change_a_list_while_it_is_read_get_an_error_not_a_crash(how):
     with pytest.raises(RuntimeError, match="changed a list of outcomes or options"):
-        build_with(Meddling(), "compiled")
+        build_with(Meddling(how), "compiled")
