@@ -60,7 +60,7 @@ import numpy as np
 from ._progress import progress_bar
 from .csr import expand_ranges, pointers
 from .errors import InvalidRulesError
-from .graph import PositionTable, StateGraph
+from .graph import PositionTable, StateGraph, terminal_arrays
 
 __all__ = ["BatchRules", "Expansion", "CodeTable", "build_batch", "DENSE_TABLE_LIMIT"]
 
@@ -587,11 +587,7 @@ class _Explorer:
             weights, targets = weights[outcomes], new[targets[options]]
             moves, passes = moves[options], passes[options]
             terminal_exact = {int(new[i]): v for i, v in terminal_exact.items()}
-        terminal = np.zeros(n, dtype=bool)
-        terminal_value = np.zeros(n, dtype=np.float64)
-        for i, v in terminal_exact.items():
-            terminal[i] = True
-            terminal_value[i] = float(v)
+        terminal, terminal_value = terminal_arrays(n, terminal_exact)
         return StateGraph(
             rules=self.rules,
             states=self.rules.table(codes),

@@ -17,7 +17,7 @@ from ._progress import progress_bar
 from .batch import BatchRules, build_batch
 from .csr import pointers
 from .errors import InvalidRulesError
-from .graph import StateGraph
+from .graph import StateGraph, terminal_arrays
 from .rules import Option, Outcome
 
 try:  # the walk's compiled loop, built by pip where a C compiler is present
@@ -234,18 +234,13 @@ def _explore(rules, max_states, bar) -> StateGraph:
         raise error
     walked.read(*walk.lists)
     bar.update(pos - bar.n)
-    states, terminal_values, n = walk.states, walk.terminal_values, len(walk.states)
-
+    states, terminal_values = walk.states, walk.terminal_values
     outcome_ptr, option_ptr = walked.pointers()
     where = _Locator(rules, states, outcome_ptr, option_ptr)
     weights, denominator = walked.weights(outcome_ptr, where)
     option_move = walked.moves(where)
     option_passes = walked.passes(where)
-    terminal = np.zeros(n, dtype=bool)
-    terminal_value_array = np.zeros(n, dtype=np.float64)
-    for i, v in terminal_values.items():
-        terminal[i] = True
-        terminal_value_array[i] = float(v)
+    terminal, terminal_value_array = terminal_arrays(len(states), terminal_values)
     return StateGraph(
         rules=rules,
         states=states,

@@ -25,7 +25,25 @@ from .csr import expand_ranges
 from .errors import InvalidArgumentError, InvalidRulesError
 from .structure import Condensation, condense
 
-__all__ = ["PositionTable", "StateGraph", "expand_ranges"]
+__all__ = ["PositionTable", "StateGraph", "expand_ranges", "terminal_arrays"]
+
+
+def terminal_arrays(n: int, exact: dict) -> tuple[np.ndarray, np.ndarray]:
+    """A graph's ``terminal`` flags and float ``terminal_value`` for ``n`` states, from
+    the exact values of its terminal states (state number: value).
+
+    Examples
+    --------
+    >>> terminal, value = terminal_arrays(3, {2: Fraction(1, 4)})
+    >>> terminal.tolist(), value.tolist()
+    ([False, False, True], [0.0, 0.0, 0.25])
+    """
+    terminal = np.zeros(n, dtype=bool)
+    terminal_value = np.zeros(n, dtype=np.float64)
+    for i, v in exact.items():
+        terminal[i] = True
+        terminal_value[i] = float(v)
+    return terminal, terminal_value
 
 
 class PositionTable(Sequence):

@@ -67,7 +67,7 @@ from ._files import check_output, write_atomic
 from .build import build
 from .csr import pointers
 from .errors import InvalidArgumentError
-from .graph import StateGraph
+from .graph import StateGraph, terminal_arrays
 from .policy import MarkovChain
 from .rules import Option, Outcome, Rules
 
@@ -458,14 +458,8 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
             f"node {missing[0]!r} has no 'layer' while others have one; give every node "
             "a layer, or none"
         )
-    terminal = np.zeros(n, dtype=bool)
-    terminal_value = np.zeros(n, dtype=np.float64)
-    terminal_exact = {}
-    for state, value in values.items():
-        i = index[state]
-        terminal[i] = True
-        terminal_value[i] = float(value)
-        terminal_exact[i] = value
+    terminal_exact = {index[state]: value for state, value in values.items()}
+    terminal, terminal_value = terminal_arrays(n, terminal_exact)
     rules = StoredRules(
         name, start, states, outcomes_of, values, labels, None if missing else layers
     )
