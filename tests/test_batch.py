@@ -13,6 +13,7 @@ from math import factorial, lcm
 
 import numpy as np
 import pytest
+from same_graph import assert_same_graph
 
 import gamegraph.batch as batch_module
 from gamegraph import Option, Outcome, Rules, build, solve
@@ -47,25 +48,6 @@ def structure(graph):
             outcomes.append((F(int(graph.outcome_weight[k]), graph.denominator), options))
         result[state] = tuple(outcomes)
     return result
-
-
-def same_graph(a, b):
-    """Two graphs are the same numbered graph, array by array."""
-    assert list(a.states) == list(b.states)
-    assert a.start == b.start
-    assert a.denominator == b.denominator
-    for name in (
-        "outcome_ptr",
-        "outcome_weight",
-        "option_ptr",
-        "option_target",
-        "option_move",
-        "option_passes",
-        "terminal",
-        "terminal_value",
-    ):
-        assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    assert a.terminal_exact == b.terminal_exact
 
 
 def bfs_order(rules):
@@ -230,7 +212,7 @@ def test_pig_batch_is_pig_state_by_state(goal):
     # then equal arrays mean the same outcomes (probabilities, options in order with
     # their targets, moves and passes) state by state.
     assert list(batch.states) == list(natural.states)
-    same_graph(natural, batch)
+    assert_same_graph(natural, batch)
     values = solve(batch).values
     assert np.allclose(values, solve(natural).values, rtol=0, atol=1e-12)
 
@@ -306,17 +288,17 @@ def test_roots_beyond_the_start_are_kept_and_numbered_after_it():
 # Sparse numbering, chunks, denominators
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("inner", [PigBatch(7), Islands(), Ladder(6)], ids=lambda r: r.name)
-def test_a_game_without_code_bound_gives_the_same_graph(inner):
+def test_a_game_without_code_bound_gives_the_assert_same_graph(inner):
     dense = build(inner)
     sparse_rules = Unbounded(inner)
     assert sparse_rules.code_bound is None
     sparse = build(sparse_rules)
     assert sparse.states.codes.tolist() == [c * Unbounded.SCALE + 7 for c in dense.states.codes]
-    same_graph(dense, sparse)
+    assert_same_graph(dense, sparse)
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 64])
-def test_several_chunks_give_the_same_graph(monkeypatch, chunk):
+def test_several_chunks_give_the_assert_same_graph(monkeypatch, chunk):
     whole = build(PigBatch(8))
     whole_sparse = build(Unbounded(PigBatch(8)))
     monkeypatch.setattr(batch_module, "CHUNK", chunk)
@@ -324,9 +306,9 @@ def test_several_chunks_give_the_same_graph(monkeypatch, chunk):
     rules = PigBatch(8)
     expand = rules.expand
     rules.expand = lambda codes: calls.append(len(codes)) or expand(codes)
-    same_graph(whole, build(rules))
+    assert_same_graph(whole, build(rules))
     assert max(calls) <= chunk and len(calls) > 10
-    same_graph(whole_sparse, build(Unbounded(PigBatch(8))))
+    assert_same_graph(whole_sparse, build(Unbounded(PigBatch(8))))
 
 
 def test_denominators_that_change_between_calls_are_rescaled():

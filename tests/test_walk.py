@@ -13,8 +13,8 @@ import shutil
 import sysconfig
 from fractions import Fraction as F
 
-import numpy as np
 import pytest
+from same_graph import assert_same_graph
 
 from gamegraph import Option, Outcome, Rules, build
 from gamegraph.errors import InvalidRulesError
@@ -32,17 +32,6 @@ needs_compiled = pytest.mark.skipif(
     COMPILED is None, reason="gamegraph._walk is not built (pip found no C compiler)"
 )
 
-ARRAYS = (
-    "outcome_ptr",
-    "outcome_weight",
-    "option_ptr",
-    "option_target",
-    "option_move",
-    "option_passes",
-    "terminal",
-    "terminal_value",
-)
-
 
 def build_with(rules, walk, **kwargs):
     """Build with the compiled walk (``walk="compiled"``) or the Python walk alone."""
@@ -51,15 +40,6 @@ def build_with(rules, walk, **kwargs):
         return build(rules, explore=True, progress=False, **kwargs)
     finally:
         build_module._walk_plain = COMPILED
-
-
-def assert_same_graph(a, b):
-    assert a.states == b.states
-    assert a.denominator == b.denominator
-    assert a.terminal_exact == b.terminal_exact
-    for name in ARRAYS:
-        x, y = getattr(a, name), getattr(b, name)
-        assert x.dtype == y.dtype and np.array_equal(x, y), name
 
 
 def message_with(rules, walk, **kwargs):
