@@ -203,13 +203,8 @@ def build_in_python(rules):
 
     from gamegraph import build
 
-    module = importlib.import_module("gamegraph.build")
-    compiled = module._walk_plain
-    module._walk_plain = None
-    try:
+    with importlib.import_module("gamegraph.build")._python_walk_only():
         return build(rules)
-    finally:
-        module._walk_plain = compiled
 
 
 # ---------------------------------------------------------------------------------

@@ -108,6 +108,20 @@ def build(
 
 
 @contextmanager
+def _python_walk_only():
+    """Build with the Python walk alone, as where the compiled walk is not built: for the
+    tests that compare the two walks and the benchmark that times both.
+    """
+    global _walk_plain
+    compiled = _walk_plain
+    _walk_plain = None
+    try:
+        yield
+    finally:
+        _walk_plain = compiled
+
+
+@contextmanager
 def _collector_paused():
     """Pause Python's cyclic garbage collector while millions of states are made.
 

@@ -287,12 +287,13 @@ def both_walks(request):
     and once with its Python walk alone: ``pytestmark = pytest.mark.usefixtures(...)``.
     Module-scoped, so hypothesis tests can use it."""
     build_module = importlib.import_module("gamegraph.build")
-    compiled = build_module._walk_plain
-    if request.param == "compiled walk" and compiled is None:
+    if request.param == "python walk":
+        with build_module._python_walk_only():
+            yield request.param
+    elif build_module._walk_plain is None:
         pytest.skip("gamegraph._walk is not built (pip found no C compiler)")
-    build_module._walk_plain = compiled if request.param == "compiled walk" else None
-    yield request.param
-    build_module._walk_plain = compiled
+    else:
+        yield request.param
 
 
 # ---------------------------------------------------------------------------

@@ -35,11 +35,10 @@ needs_compiled = pytest.mark.skipif(
 
 def build_with(rules, walk, **kwargs):
     """Build with the compiled walk (``walk="compiled"``) or the Python walk alone."""
-    try:
-        build_module._walk_plain = COMPILED if walk == "compiled" else None
+    if walk == "compiled":
         return build(rules, explore=True, progress=False, **kwargs)
-    finally:
-        build_module._walk_plain = COMPILED
+    with build_module._python_walk_only():
+        return build(rules, explore=True, progress=False, **kwargs)
 
 
 def message_with(rules, walk, **kwargs):
