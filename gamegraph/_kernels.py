@@ -52,7 +52,8 @@ kernels walk the same arrays state by state in compiled code, on one core:
 
 numba is imported when a kernel is first called, never at import, and the compiled code
 is cached on disk (``cache=True``): the first call of an installation compiles (a few
-seconds), later processes load the cache.
+seconds), later processes load the cache. Where numba finds no folder it can write (a
+read-only install and HOME), :mod:`gamegraph._numba_cache` picks a private one or none.
 
 Examples
 --------
@@ -74,6 +75,7 @@ import math
 import numpy as np
 
 from ._extras import require
+from ._numba_cache import njit
 
 _compiled = False
 _BAND = 16  # cyclic components numbered within this band are solved by policy iteration
@@ -97,12 +99,12 @@ def _compile() -> None:
     # Helpers first: a kernel finds the compiled helper under the same global name.
     # _backup is inlined into its callers: a call per state would count references to
     # every array it is passed, which took most of the time.
-    module["_backup"] = numba.njit(cache=True, inline="always")(_backup)
+    module["_backup"] = njit(numba, inline="always")(_backup)
     for name in (
         "_tarjan", "_by_height", "_solving_order", "_gather", "_postorder", "_search", "_band",
         "_policy_iteration", "_solve", "_final", "_escapes", "_spread", "_sure",
     ):  # fmt: skip
-        module[name] = numba.njit(cache=True)(module[name])
+        module[name] = njit(numba)(module[name])
     _compiled = True
 
 

@@ -78,6 +78,7 @@ import numpy as np
 
 from .._checks import check_int
 from .._extras import require
+from .._numba_cache import njit
 from .._progress import progress_bar
 from .._threads import limit_blas
 from ..errors import ConvergenceError, InvalidArgumentError
@@ -299,9 +300,9 @@ def _numba_sweep():
             numba.config.THREADING_LAYER = "workqueue"
         module = globals()
         for name in ("_term", "_item"):
-            module[name] = numba.njit(cache=True)(module[name])
+            module[name] = njit(numba)(module[name])
         module["prange"] = numba.prange
-        _compiled["sweep"] = numba.njit(cache=True, parallel=True)(_sweep)
+        _compiled["sweep"] = njit(numba, parallel=True)(_sweep)
     return _compiled["sweep"]
 
 

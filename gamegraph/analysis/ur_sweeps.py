@@ -47,6 +47,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._extras import require
+from .._numba_cache import njit
 from ..games.ur import rank as _rank
 
 #: Items one core sweeps before taking the next group of a stage.
@@ -133,7 +134,7 @@ def compile_kernels() -> None:
     module = globals()
     # The rules' helpers are inlined: a call would count references to every table.
     for name, function in (("rank", _rank.rank), ("unrank", _rank.unrank), ("move", _rank.move)):
-        module[name] = numba.njit(cache=True, inline="always")(function)
+        module[name] = njit(numba, inline="always")(function)
     for name in (
         "_list_moves",
         "_list_item",
@@ -148,15 +149,15 @@ def compile_kernels() -> None:
         "_pair",
         "_buffers",
     ):
-        module[name] = numba.njit(cache=True, inline="always")(module[name])
+        module[name] = njit(numba, inline="always")(module[name])
     # Each range is compiled once, with its helpers inlined; the parallel sweeps call it
     # per group of items (inlining it there too made numba's compile take minutes).
     for name in ("_full_range", "_policy_range", "_improve_range", "_record_range",
                  "_improve_stored_range"):  # fmt: skip
-        module[name] = numba.njit(cache=True)(module[name])
+        module[name] = njit(numba)(module[name])
     module["prange"] = numba.prange
     for name in ("_full", "_policy", "_improve", "_record"):
-        module[name] = numba.njit(cache=True, parallel=True)(module[name])
+        module[name] = njit(numba, parallel=True)(module[name])
     _compiled = True
 
 

@@ -1,0 +1,147 @@
+"""Where numba keeps gamegraph's compiled code: its usual places, else a private folder, else none.
+
+gamegraph compiles its kernels with ``numba.njit(cache=True)`` so that only the first run
+of an installation compiles. numba picks the cache folder when a function is decorated,
+trying in turn ``NUMBA_CACHE_DIR``, a ``__pycache__`` folder beside the source file and
+the user's cache folder (``$XDG_CACHE_HOME/numba``, else ``~/.cache/numba``); when none
+can be written (installed by root, run by a service account or a container user whose
+HOME is read-only or missing) it raises ``RuntimeError: cannot cache function ...: no
+locator available`` and nothing compiles at all.
+
+:func:`njit` decorates as ``numba.njit(cache=True, ...)`` does and, when numba finds no
+folder, falls back once per process:
+
+1. to a private folder under the temporary folder, ``<tmp>/gamegraph-numba-<uid>``, made
+   with mode 0700; an existing one is used only if it is a real folder (not a symbolic
+   link) owned by this user and closed to others, since a cache is code that will run;
+2. else to no cache at all: the kernels compile in every process (a few seconds).
+
+Either way one note goes to stderr (``gamegraph: note: ...``), once per process. The
+fallback folder is set only while gamegraph's own functions are decorated
+(``numba.config.CACHE_DIR`` is put back), so a program's other numba functions keep
+numba's own choice.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tempfile
+import threading
+
+_lock = threading.Lock()
+_fallback: str | None = None  # the folder decided on ("" for no cache), once per process
+_noted = False
+
+
+def njit(numba, **options):
+    """``numba.njit(cache=True, **options)``, with the cache where this user can write it.
+
+    ``numba`` is the imported module (the callers import it lazily).
+    """
+
+    def decorate(function):
+        try:
+            return numba.njit(cache=True, **options)(function)
+        except RuntimeError:  # "cannot cache function ...: no locator available"
+            pass
+        folder = fallback_folder()
+        if folder:
+            with _lock:
+                saved = numba.config.CACHE_DIR
+                numba.config.CACHE_DIR = folder
+                try:
+                    return numba.njit(cache=True, **options)(function)
+                except RuntimeError:
+                    pass
+                finally:
+                    numba.config.CACHE_DIR = saved
+        _note(None)
+        return numba.njit(cache=False, **options)(function)
+
+    return decorate
+
+
+def fallback_folder() -> str:
+    """The private cache folder under the temporary folder ("" if there is none we can
+    trust); decided once per process, with its note on stderr.
+    """
+    global _fallback
+    with _lock:
+        if _fallback is None:
+            _fallback, why = private_folder("numba")
+            if _fallback:
+                _note(_fallback)
+            else:
+                _note(None, why)
+        return _fallback
+
+
+def private_folder(kind: str) -> tuple[str, str]:
+    """``(<tmp>/gamegraph-<kind>-<uid>, "")`` if that folder is or can be made ours alone,
+    else ``("", why not)``.
+
+    Made with mode 0700; an existing one is taken only if it is a real folder (not a
+    symbolic link) owned by this user and closed to others: what is cached there runs.
+    """
+    uid = os.geteuid() if hasattr(os, "geteuid") else 0
+    try:
+        folder = os.path.join(tempfile.gettempdir(), f"gamegraph-{kind}-{uid}")
+    except OSError:
+        return "", "no usable temporary folder"
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        return "", f"cannot make {folder}: {error.strerror or error}"
+    try:
+        status = os.lstat(folder)
+    except OSError as error:
+        return "", f"cannot read {folder}: {error.strerror or error}"
+    if not stat.S_ISDIR(status.st_mode):
+        return "", f"{folder} is not a folder"
+    if hasattr(os, "geteuid") and status.st_uid != uid:
+        return "", f"{folder} belongs to another user"
+    if status.st_mode & 0o077:
+        return "", f"{folder} is open to other users"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "", f"{folder} is not writable"
+    return folder, ""
+
+
+def _usual_places() -> str:
+    """The folders numba tried, for the note."""
+    places = ["beside gamegraph's files"]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        places.insert(0, f"NUMBA_CACHE_DIR={os.environ['NUMBA_CACHE_DIR']}")
+    cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    places.append(os.path.join(cache_home, "numba"))
+    return ", ".join(places)
+
+
+def _note(folder: str | None, why: str = "") -> None:
+    """Say once per process where (or that nothing) is cached."""
+    global _noted
+    if _noted:
+        return
+    _noted = True
+    if folder:
+        text = (
+            f"gamegraph: note: numba cannot write its cache in the usual places "
+            f"({_usual_places()}); caching compiled code in {folder} "
+            f"(set NUMBA_CACHE_DIR to choose)\n"
+        )
+    else:
+        reason = f"; {why}" if why else ""
+        text = (
+            f"gamegraph: note: numba cannot write its cache in the usual places "
+            f"({_usual_places()}){reason}; compiling without a cache, a few seconds "
+            f"each run (set NUMBA_CACHE_DIR to a writable folder)\n"
+        )
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        pass
