@@ -12,11 +12,11 @@ format says otherwise.
 from __future__ import annotations
 
 import decimal
-import html
 import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ._escape import html_text, markdown_text
 from ._extras import require
 
 #: Integers with more digits than this are shown abbreviated (:func:`shown_integer`).
@@ -176,11 +176,10 @@ class Table:
         return "\n".join(lines)
 
     def to_markdown(self) -> str:
-        """A GitHub-flavoured Markdown table (pipes escaped), notes below it."""
-
-        def escape(text):
-            return str(text).replace("|", "\\|")
-
+        """A GitHub-flavoured Markdown table, notes below it: every cell and note is escaped
+        (:func:`gamegraph._escape.markdown_text`), so no text can hold raw HTML or a link.
+        """
+        escape = markdown_text
         align = ["---:" if self._numeric(i) else ":---" for i in range(len(self.columns))]
         lines = ["| " + " | ".join(escape(c) for c in self.columns) + " |"]
         lines.append("| " + " | ".join(align) + " |")
@@ -188,29 +187,29 @@ class Table:
             lines.append("| " + " | ".join(escape(c) for c in row) + " |")
         if self.notes:
             lines.append("")
-            lines += list(self.notes)
+            lines += [escape(note) for note in self.notes]
         return "\n".join(lines)
 
     def to_html(self) -> str:
         """A compact HTML table with its title as caption and notes underneath."""
         parts = ['<table class="gamegraph-table">']
         if self.title:
-            parts.append(f"<caption>{html.escape(self.title)}</caption>")
+            parts.append(f"<caption>{html_text(self.title)}</caption>")
         parts.append(
             "<thead><tr>"
-            + "".join(f"<th>{html.escape(str(c))}</th>" for c in self.columns)
+            + "".join(f"<th>{html_text(c)}</th>" for c in self.columns)
             + "</tr></thead><tbody>"
         )
         numeric = [self._numeric(i) for i in range(len(self.columns))]
         for row in self.text_rows():
             cells = "".join(
-                f'<td style="text-align:{"right" if right else "left"}">{html.escape(text)}</td>'
+                f'<td style="text-align:{"right" if right else "left"}">{html_text(text)}</td>'
                 for text, right in zip(row, numeric)
             )
             parts.append(f"<tr>{cells}</tr>")
         parts.append("</tbody></table>")
         for note in self.notes:
-            parts.append(f"<p><small>{html.escape(note)}</small></p>")
+            parts.append(f"<p><small>{html_text(note)}</small></p>")
         return "".join(parts)
 
     def _repr_html_(self) -> str:

@@ -8,7 +8,6 @@ everything, and ``results.md``.
 from __future__ import annotations
 
 import contextlib
-import html
 import io
 import sys
 import time
@@ -21,9 +20,11 @@ from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
 from gamegraph.propagate import propagate
 from gamegraph.simulate import simulate
 
+from ._escape import html_text
 from ._extras import require
 from ._files import check_output, write_atomic
 from .renderers import dot, figures
+from .renderers.report import inline_html
 
 MONTE_CARLO_GAMES = 1_000_000
 MONTE_CARLO_SEED = 2026
@@ -198,19 +199,14 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
 
 
 def _markdown_html(markdown: str) -> str:
-    """The little Markdown the sections write as HTML: tables, lists, paragraphs, links."""
-    import re
-
-    def inline(text):
-        text = html.escape(text)
-        text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
-        return re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r'<a href="\2">\1</a>', text)
-
+    """The little Markdown the sections write as HTML: tables, lists, paragraphs, links
+    (text, code and links as in a report: :func:`gamegraph.renderers.report.inline_html`).
+    """
     out, table, bullets = [], [], []
 
     def flush():
         if bullets:
-            out.append("<ul>" + "".join(f"<li>{inline(b)}</li>" for b in bullets) + "</ul>")
+            out.append("<ul>" + "".join(f"<li>{inline_html(b)}</li>" for b in bullets) + "</ul>")
             bullets.clear()
         if not table:
             return
@@ -219,7 +215,7 @@ def _markdown_html(markdown: str) -> str:
             if n == 1:
                 continue
             tag = "th" if n == 0 else "td"
-            cells = [inline(c.strip()) for c in line.strip().strip("|").split("|")]
+            cells = [inline_html(c.strip()) for c in line.strip().strip("|").split("|")]
             out.append("<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
         out.append("</table>")
         table.clear()
@@ -233,7 +229,7 @@ def _markdown_html(markdown: str) -> str:
             continue
         flush()
         if line.strip() and not line.startswith("#"):
-            out.append(f"<p>{inline(line)}</p>")
+            out.append(f"<p>{inline_html(line)}</p>")
     flush()
     return "\n".join(out)
 
@@ -607,20 +603,20 @@ def _figures_html(folder: Path, items) -> str:
         if source is None:
             source = name if name.endswith(".png") else f"{stem}.png"
         thumb = _thumbnail(folder, source)
-        link = html.escape(name)
+        link = html_text(name)
         picture = (
-            f'<img src="{html.escape(thumb)}" alt="{link}" loading="lazy">'
+            f'<img src="{html_text(thumb)}" alt="{link}" loading="lazy">'
             if thumb
             else f'<span class="page">{link}</span>'
         )
         formats = [
-            f'<a href="{html.escape(stem + ext)}">{ext[1:]}</a>'
+            f'<a href="{html_text(stem + ext)}">{ext[1:]}</a>'
             for ext in _PAGE_FORMATS
             if (folder / (stem + ext)).is_file()
         ]
         cards.append(
             f'<figure class="card"><a href="{link}">{picture}</a>'
-            f"<figcaption>{html.escape(caption)} <small>({', '.join(formats)})</small>"
+            f"<figcaption>{html_text(caption)} <small>({', '.join(formats)})</small>"
             "</figcaption></figure>"
         )
     return '<div class="cards">\n' + "\n".join(cards) + "\n</div>"
@@ -633,7 +629,7 @@ def _all_files_html(folder: Path) -> str:
         for p in folder.rglob("*")
         if p.is_file() and p.parts[len(folder.parts)] != "thumbs" and p.name != "index.html"
     )
-    links = ", ".join(f'<a href="{html.escape(n)}">{html.escape(n)}</a>' for n in names)
+    links = ", ".join(f'<a href="{html_text(n)}">{html_text(n)}</a>' for n in names)
     return f'<h2>Every file</h2>\n<p class="files">{links}</p>'
 
 
@@ -673,7 +669,7 @@ def build_gallery(folder="gallery", stream=sys.stdout, *, progress: bool | None 
     )
     with step("index: thumbnails"):
         body = "\n".join(
-            f"<h2>{html.escape(title)}</h2>\n{_markdown_html(md)}\n{_figures_html(folder, items)}"
+            f"<h2>{html_text(title)}</h2>\n{_markdown_html(md)}\n{_figures_html(folder, items)}"
             for title, md, items in sections
         )
         body += "\n" + _all_files_html(folder)

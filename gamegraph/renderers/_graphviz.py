@@ -3,7 +3,8 @@
 The engine under :mod:`gamegraph.renderers.dot` and :class:`~gamegraph.renderers.diagram.Diagram`
 (both use it; :mod:`.dot` re-exports its names). ``GAMEGRAPH_GRAPHVIZ`` (``system`` or
 ``pygraphviz``) forces one engine. A PNG of a source that sets a page ``size`` is rendered at
-the resolution that keeps its long side at most :data:`PNG_MAX_PIXELS`.
+the resolution that keeps its long side at most :data:`PNG_MAX_PIXELS`. When Graphviz
+cannot read a source, the error is one line naming the DOT line (or node) it objects to.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import tempfile
 from gamegraph.errors import RenderError, UnknownNameError
 
 from .._extras import require
-from .._files import check_output, write_atomic
+from .._files import _shown, check_output, write_atomic
 
 EXTENSIONS = (".dot", ".gv", ".png", ".svg", ".pdf")
 IMAGE_FORMATS = ("png", "svg", "pdf")
@@ -66,23 +67,61 @@ def render_bytes(source, fmt: str) -> bytes:
         raise UnknownNameError("image format", fmt, IMAGE_FORMATS)
     options = [f"-Gdpi={png_dpi(source)}"] if fmt == "png" and png_dpi(source) else []
     if graphviz_engine() == "system":
-        dot = shutil.which("dot")
-        if dot is None:
-            raise RenderError("GAMEGRAPH_GRAPHVIZ=system but no 'dot' program is on PATH")
-        run = subprocess.run(
-            [dot, f"-T{fmt}", *options], input=source.encode(), capture_output=True
-        )
-        if run.returncode != 0:
-            raise RenderError(f"dot failed: {run.stderr.decode(errors='replace').strip()}")
-        return run.stdout
+        return system_dot(source, [f"-T{fmt}", *options])
+    return with_pygraphviz(
+        source, lambda graph: graph.draw(format=fmt, prog="dot", args=" ".join(options))
+    )
+
+
+def system_dot(source: str, arguments) -> bytes:
+    """The output of the system ``dot`` run with ``arguments`` on ``source``."""
+    dot = shutil.which("dot")
+    if dot is None:
+        raise RenderError("GAMEGRAPH_GRAPHVIZ=system but no 'dot' program is on PATH")
+    run = subprocess.run([dot, *arguments], input=source.encode(), capture_output=True)
+    if run.returncode != 0:
+        raise graphviz_error("dot", run.stderr.decode(errors="replace"), source)
+    return run.stdout
+
+
+def with_pygraphviz(source: str, action):
+    """``action(graph)`` on the pygraphviz graph of ``source``, quietly (see
+    :func:`_quiet_fontconfig`); Graphviz's own complaint goes into the error.
+    """
     pygraphviz = require("pygraphviz", "rendering without a system Graphviz")
-    with _quiet_fontconfig():
+    said, failed = [], None
+    with _quiet_fontconfig(said):
         try:
-            return pygraphviz.AGraph(string=source).draw(
-                format=fmt, prog="dot", args=" ".join(options)
-            )
+            result = action(pygraphviz.AGraph(string=source))
         except (OSError, ValueError) as error:
-            raise RenderError(f"pygraphviz failed: {error}") from None
+            failed = str(error)
+    if failed is not None:
+        raise graphviz_error("pygraphviz", "".join(said) or failed, source)
+    sys.stderr.writelines(said)
+    return result
+
+
+def graphviz_error(engine: str, said: str, source: str) -> RenderError:
+    """One line: what Graphviz said and the DOT it objects to, a node's line when it names
+    a node (an HTML-like label it cannot read), else the line it names.
+
+    >>> source = "digraph {\\n n0 [label=<b>x</b>]\\n}"
+    >>> print(graphviz_error("dot", "Error: syntax error in line 2 near 'b'\\n", source))
+    dot failed: Error: syntax error in line 2 near 'b' (line 2: n0 [label=<b>x</b>])
+    """
+    lines = source.splitlines()
+    node = re.search(r"\bin label of (?:node|graph|edge) (\S+)", said)
+    line = re.search(r"\bline (\d+)", said)
+    shown = ""
+    if node is not None:
+        own = re.compile(rf"\s*{re.escape(node.group(1))}\s*\[")
+        found = next((k for k, text in enumerate(lines, 1) if own.match(text)), None)
+        if found is not None:
+            shown = f" (line {found}: {_shown(lines[found - 1].strip())})"
+    elif line is not None and 1 <= int(line.group(1)) <= len(lines):
+        number = int(line.group(1))
+        shown = f" (line {number}: {_shown(lines[number - 1].strip())})"
+    return RenderError(f"{engine} failed: {' '.join(said.split())}{shown}")
 
 
 # The full view's boxes are deliberately as tall as the digits rather than the line.
@@ -90,12 +129,12 @@ _TIGHT = re.compile(r"^Warning: node '\w+', graph '\w+' size too small for label
 
 
 @contextlib.contextmanager
-def _quiet_fontconfig():
+def _quiet_fontconfig(held: list | None = None):
     """Drop the wheel's harmless 'Fontconfig warning' lines about the system's newer config,
     and the warnings about the full view's deliberately tight node boxes.
 
     The bundled Graphviz writes straight to file descriptor 2, so it is swapped for a
-    temporary file and every other line is passed on.
+    temporary file and every other line is passed on: to stderr, or into ``held``.
     """
     try:
         sys.stderr.flush()
@@ -112,8 +151,12 @@ def _quiet_fontconfig():
             os.close(saved)
             captured.seek(0)
             for line in captured.read().decode(errors="replace").splitlines(keepends=True):
-                if not line.startswith("Fontconfig warning") and not _TIGHT.search(line):
+                if line.startswith("Fontconfig warning") or _TIGHT.search(line):
+                    continue
+                if held is None:
                     sys.stderr.write(line)
+                else:
+                    held.append(line)
 
 
 def write(source, path) -> None:

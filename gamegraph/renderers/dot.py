@@ -26,19 +26,22 @@ so a PDF fits A3 (420 x 297 mm); fonts are chosen so that text stays about 6.5 p
 at that size; PNGs are rendered at the resolution that keeps the long side at most
 :data:`PNG_MAX_PIXELS`. SVG is the same layout, lossless.
 
-Node ids are safe identifiers (``n17``); readable text goes in the label. Rendering uses
+Node ids are safe identifiers (``n17``); readable text goes in the label, always as a
+quoted DOT string (:func:`gamegraph._escape.dot_text`), never as an HTML-like label: those
+are only the legends and boxes built here, with every text in them escaped. Rendering uses
 the system ``dot`` when present, otherwise the Graphviz bundled in the pygraphviz wheel.
 """
 
 from __future__ import annotations
 
-import html
 import math
+import re
 
 import numpy as np
 
 from gamegraph.errors import UnknownNameError
 
+from .._escape import dot_text, html_text, visible
 from .._extras import require
 from ._graphviz import (  # noqa: F401  (the engine's names, re-exported)
     EXTENSIONS,
@@ -113,13 +116,17 @@ def new_digraph(name: str, *, title=None, title_size=24, graph=None, node=None, 
     """A ``graphviz.Digraph`` with the house style: top to bottom, Helvetica, edges drawn
     under nodes, small filled boxes; ``graph``, ``node`` and ``edge`` add or override
     attributes. Needs the ``render`` extra.
+
+    ``name`` becomes an identifier (other characters as ``_``); ``title`` is drawn as
+    given (:func:`gamegraph._escape.dot_text`). Values in ``graph``, ``node`` and ``edge``
+    are DOT as they are: escape any text from outside with ``dot_text``.
     """
     graphviz = require("graphviz", "drawing a diagram")
-    digraph = graphviz.Digraph(name=name.replace(" ", "_").replace("-", "_"))
+    digraph = graphviz.Digraph(name=re.sub(r"[^A-Za-z0-9_]", "_", name))
     house = {"rankdir": "TB", "fontname": "Helvetica", "outputorder": "edgesfirst"}
     digraph.attr(**{**house, **(graph or {})})
     if title:
-        digraph.attr(label=title, labelloc="t", fontsize=str(title_size))
+        digraph.attr(label=dot_text(title), labelloc="t", fontsize=str(title_size))
     node_style = {"shape": "box", "style": "filled", "fontname": "Helvetica", "height": "0.3"}
     digraph.attr("node", **{**node_style, "margin": "0.04,0.02", **(node or {})})
     digraph.attr("edge", **{"arrowsize": "0.4", **(edge or {})})
@@ -205,8 +212,9 @@ def _small(text: str) -> str:
     return f'<FONT POINT-SIZE="{_LEGEND_PT}">{text}</FONT>'
 
 
-def _html(text: str) -> str:
-    return html.escape(str(text), quote=False)
+def _html(text) -> str:
+    """Text from outside inside an HTML-like label: Graphviz reads those as XML."""
+    return html_text(text)
 
 
 def _box(fill: str, border: str = "#555555") -> str:
@@ -387,9 +395,10 @@ def chain_dot(
 
     def node(target, i, faded=False):
         text = state_text(graph, i)
+        label = dot_text(text)
         if reach is not None:
-            text += f"\n{float(reach.reach_probability[i]):.4f}"
-        attributes = {"tooltip": state_id(graph, i)}
+            label += f"\n{float(reach.reach_probability[i]):.4f}"
+        attributes = {"tooltip": dot_text(state_id(graph, i), tooltip=True)}
         if compact:
             attributes.update(fixedsize="true", width=f"{_text_width(text, node_pt):.3f}")
         if i == graph.start:
@@ -404,7 +413,7 @@ def chain_dot(
             attributes.update(penwidth="2.5", color="#1f3b73")
         if faded:
             attributes.update(style="rounded,filled,dashed", fontcolor="#555555")
-        target.node(f"n{i}", text, **attributes)
+        target.node(f"n{i}", label, **attributes)
 
     layers = graph.layers
     if layers is not None:
@@ -440,7 +449,7 @@ def chain_dot(
         if flow is None and colours:
             attributes["color"] = colour
         if edge_text:
-            parts = [graph.rules.move_label(move)] if (style == "moves" or pruned) else []
+            parts = [dot_text(graph.rules.move_label(move))] if (style == "moves" or pruned) else []
             if weights == "count":
                 parts.append(f"{int(chain.edge_weight[e])}/{graph.denominator}")
             elif weights == "probability":
@@ -457,7 +466,7 @@ def chain_dot(
             color=_BETTER_COLOUR, style="dashed", penwidth="1.2", fontcolor=_BETTER_COLOUR
         )
         if edge_text or style == "moves":
-            attributes["label"] = graph.rules.move_label(move)
+            attributes["label"] = dot_text(graph.rules.move_label(move))
         dot.edge(f"n{s}", f"n{t}", **attributes)
     if selection is not None and selection.paths:
         ends = sorted({q.states[-1] for q in selection.paths if not graph.terminal[q.states[-1]]})
@@ -475,7 +484,7 @@ def chain_dot(
 
 def _text_width(text: str, points: float) -> float:
     """Width in inches of a one-line node label in Helvetica, plus the node's margins."""
-    return (sum(_EM.get(c, 0.6) for c in text) * points + 5) / 72
+    return (sum(_EM.get(c, 0.6) for c in visible(text)) * points + 5) / 72
 
 
 def _move_name(graph) -> str:
@@ -614,7 +623,11 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
                         f'<TD ALIGN="RIGHT">{_per_million(row.cost)}</TD></TR>'
                     )
                 table = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
-                band.node(f"n{s}", f"<{table}{''.join(lines)}</TABLE>>", tooltip=state_id(graph, s))
+                band.node(
+                    f"n{s}",
+                    f"<{table}{''.join(lines)}</TABLE>>",
+                    tooltip=dot_text(state_id(graph, s), tooltip=True),
+                )
             first.append(members[-1])
     for a, b in zip(first, first[1:]):
         dot.edge(f"n{a}", f"n{b}", style="invis")

@@ -11,6 +11,8 @@ numbers come from :func:`gamegraph.analysis.explore_graph`; nothing is computed 
 * each edge is a line whose width and opacity follow the probability that the selected
   policy takes it; moves the policy never makes are faint grey;
 * the menu at the top left switches the policy;
+* every text from the game or a policy name is escaped (plotly reads a little HTML in
+  its text: ``<b>``, ``<br>``, links);
 * clicking a state highlights its successors (a few lines of JavaScript, the page's
   ``post_script``: plotly figures cannot express it alone).
 
@@ -25,19 +27,16 @@ what it saw into ``data-*`` attributes, which the browser test reads.
 
 from __future__ import annotations
 
-import html
 import json
 import re
-import shutil
-import subprocess
 
 import numpy as np
 
 from gamegraph.errors import RenderError
 
-from .._extras import require
+from .._escape import html_text
 from .._files import check_output, write_atomic
-from ._graphviz import _quiet_fontconfig, graphviz_engine
+from ._graphviz import graphviz_engine, system_dot, with_pygraphviz
 from .interactive import EXTENSIONS, InteractiveFigure, go, page_html
 
 #: Reach probabilities below this are drawn in the lowest colour (the scale is log10).
@@ -110,30 +109,23 @@ def layout(source: str) -> dict:
     {'a': (27.0, 90.0), 'b': (27.0, 18.0)}
     """
     if graphviz_engine() == "system":
-        dot = shutil.which("dot")
-        if dot is None:
-            raise RenderError("GAMEGRAPH_GRAPHVIZ=system but no 'dot' program is on PATH")
-        run = subprocess.run([dot, "-Tplain"], input=source.encode(), capture_output=True)
-        if run.returncode != 0:
-            raise RenderError(f"dot failed: {run.stderr.decode(errors='replace').strip()}")
         positions = {}
-        for line in run.stdout.decode().splitlines():
+        for line in system_dot(source, ["-Tplain"]).decode().splitlines():
             parts = line.split()
             if parts and parts[0] == "node":
                 positions[parts[1].strip('"')] = (72 * float(parts[2]), 72 * float(parts[3]))
         return positions
-    pygraphviz = require("pygraphviz", "laying out a graph without a system Graphviz")
-    with _quiet_fontconfig():
-        try:
-            graph = pygraphviz.AGraph(string=source)
-            graph.layout(prog="dot")
-        except (OSError, ValueError) as error:
-            raise RenderError(f"pygraphviz failed: {error}") from None
+    graph = with_pygraphviz(source, _laid_out)
     positions = {}
     for node in graph.nodes():
         x, y = node.attr["pos"].split(",")[:2]
         positions[str(node)] = (float(x), float(y))
     return positions
+
+
+def _laid_out(graph):
+    graph.layout(prog="dot")
+    return graph
 
 
 def positions(data) -> np.ndarray:
@@ -202,7 +194,7 @@ def explore_figure(data, *, xy=None, title: str | None = None) -> ExplorerFigure
         visible = [o in (p, -1) for o in owner]
         buttons.append(
             {
-                "label": f"{policy}: wins {100 * data.wins[p]:.2f} %",
+                "label": f"{html_text(policy)}: wins {100 * data.wins[p]:.2f} %",
                 "method": "update",
                 "args": [{"visible": visible}, {"title.text": _title(data, title, policy)}],
             }
@@ -244,8 +236,8 @@ def _title(data, title, policy) -> str:
     head = title or f"{data.name}: {data.n_states:,} states"
     if data.n_states < data.total_states:
         head += f" of {data.total_states:,} (reach >= {data.min_reach:g})"
-    under = f"reach and moves under {html.escape(policy)}; click a state for its successors"
-    return f"{html.escape(head)}<br><sup>{under}</sup>"
+    under = f"reach and moves under {html_text(policy)}; click a state for its successors"
+    return f"{html_text(head)}<br><sup>{under}</sup>"
 
 
 def _padded(values, span):
@@ -274,7 +266,7 @@ def _edge_traces(data, xy, p):
                 x=_rounded(x),
                 y=_rounded(y),
                 mode="lines",
-                name=f"{data.policies[p]}: {label}",
+                name=f"{html_text(data.policies[p])}: {label}",
                 line={"width": width, "color": colour},
                 opacity=opacity,
                 hoverinfo="skip",
@@ -316,7 +308,7 @@ def _node_trace(data, xy, p):
         x=_rounded(xy[:, 0]),
         y=_rounded(xy[:, 1]),
         mode="markers",
-        name=policy,
+        name=html_text(policy),
         meta=_NODES,
         customdata=list(range(data.n_states)),
         hovertext=[_hover(data, i, p) for i in range(data.n_states)],
@@ -346,18 +338,18 @@ def _power(k: int) -> str:
 
 def _hover(data, i, p) -> str:
     policy = data.policies[p]
-    lines = [f"<b>{html.escape(data.labels[i])}</b>"]
+    lines = [f"<b>{html_text(data.labels[i])}</b>"]
     if i == data.start:
         lines[0] += " (start)"
     if data.layers is not None:
         lines.append(f"layer {int(data.layers[i])}")
-    lines.append(f"reach ({html.escape(policy)}): {_number(data.reach[p, i])}")
+    lines.append(f"reach ({html_text(policy)}): {_number(data.reach[p, i])}")
     lines.append(f"value: {data.values[i]:.5f}")
     if data.terminal[i]:
         lines.append("game over")
     elif data.best_moves[i]:
         moves = ", ".join(
-            f"{html.escape(move)} ({100 * share:.0f} %)" for move, share in data.best_moves[i]
+            f"{html_text(move)} ({100 * share:.0f} %)" for move, share in data.best_moves[i]
         )
         lines.append(f"best move: {moves}")
     else:

@@ -33,10 +33,9 @@ Examples
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 
+from .._escape import html_text
 from .._files import check_output, write_atomic
 from ..errors import InvalidArgumentError
 from .interactive import InteractiveFigure, page_html
@@ -64,7 +63,7 @@ class SuperSixPage(InteractiveFigure):
     def to_page(self, *, post_script: str | None = None) -> str:
         """The offline page's HTML (plotly.js inline), with :data:`HASH_SCRIPT` by default."""
         text = page_html(self, post_script=HASH_SCRIPT if post_script is None else post_script)
-        rules = html.escape(str((self.layout.meta or {}).get("rules", "")))
+        rules = html_text((self.layout.meta or {}).get("rules", ""))
         title = f"<title>Super Six: when to roll ({rules} rules)</title>"
         return text.replace("<head>", f"<head>{title}", 1)
 
@@ -384,7 +383,7 @@ def _dtick(size: int) -> int:
 def _step(total: int, start, rules_name: str) -> dict:
     """One slider step: narrow the axes, move the masks, show text where it fits."""
     first, second = total - total // 2, total // 2
-    title = f"Super Six ({rules_name} rules), {total} pegs ({first} + {second})"
+    title = f"Super Six ({html_text(rules_name)} rules), {total} pegs ({first} + {second})"
     if start is not None:
         title += f": the first player wins {100 * float(start):.3f} % from the start"
     relayout = {"title.text": title}

@@ -4,7 +4,8 @@ A :class:`Report` is a title and a list of sections, added in order:
 
 * :meth:`Report.heading` -- a heading (level 2 by default; the title is level 1);
 * :meth:`Report.text` -- a paragraph of plain text, with ```code``` spans and
-  ``[label](target)`` links as its only markup;
+  ``[label](target)`` links as its only markup (links to http(s) or relative targets
+  only: any other stays plain text);
 * :meth:`Report.table` -- a :class:`gamegraph._tables.Table`, or anything with
   ``to_html()`` and ``to_markdown()``;
 * :meth:`Report.figure` -- a :class:`~gamegraph.renderers.diagram.Diagram` (or DOT text),
@@ -24,6 +25,12 @@ A :class:`Report` is a title and a list of sections, added in order:
 The output path is checked before anything is drawn; figures are rendered in memory, then
 written, the page last, each file atomically. If writing fails, the files made so far are
 removed again (the images folder too, when this call created it).
+
+Every text a report is given (title, headings, paragraphs, captions, footer, and the cells,
+title and notes of a :class:`~gamegraph._tables.Table`) is escaped for its output by
+:mod:`gamegraph._escape`: no raw HTML, event handler or ``javascript:`` link survives,
+and control characters show as escapes (``\\x1b``). A table of another kind writes its
+own HTML and Markdown, which the report includes as they are.
 
 In Jupyter a report displays itself (``_repr_html_``); its ``repr`` is one line.
 
@@ -64,7 +71,7 @@ figures rendered in ... s; gamegraph ...
 from __future__ import annotations
 
 import base64
-import html
+import os
 import re
 import shutil
 import tempfile
@@ -73,6 +80,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._escape import html_text, markdown_text, one_line, safe_url
 from .._files import check_name_length, check_output, cleanup_on_signals, write_atomic
 from ..errors import InvalidArgumentError, OutputError
 
@@ -83,8 +91,6 @@ FOLDER_SUFFIX = "_files"
 
 _MIME = {"svg": "image/svg+xml", "png": "image/png"}
 _INLINE = re.compile(r"`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)")
-_UNSAFE = re.compile(r"(?i)\s*(javascript|data|vbscript):")
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
 _SAFE_NAME = re.compile(r"[^a-z0-9_-]+")
 
 _STYLE = """
@@ -136,35 +142,54 @@ class _Figure:
     images: dict = field(default_factory=dict)  # format -> bytes, or the error if unsupported
 
 
-def _html_inline(text: str) -> str:
-    """Escape a paragraph for HTML, keeping its ```code``` spans and links."""
-    parts, position = [], 0
-    for match in _INLINE.finditer(text):
-        parts.append(html.escape(text[position : match.start()]))
-        code, label, target = match.groups()
-        if code is not None:
-            parts.append(f"<code>{html.escape(code)}</code>")
-        elif _UNSAFE.match(target):
-            parts.append(html.escape(match.group(0)))  # never an active link
-        else:
-            parts.append(f'<a href="{html.escape(target, quote=True)}">{html.escape(label)}</a>')
-        position = match.end()
-    parts.append(html.escape(text[position:]))
-    return "".join(parts)
+def inline_html(text: str) -> str:
+    """A paragraph as HTML: its text escaped, its ```code``` spans as ``<code>``, its
+    ``[label](target)`` links live only when the target is http(s) or relative
+    (:func:`gamegraph._escape.safe_url`); any other link stays plain text.
+
+    >>> inline_html("`<b>` [ok](a.html) [no](javascript:alert(1))")
+    '<code>&lt;b&gt;</code> <a href="a.html">ok</a> [no](javascript:alert(1))'
+    """
+    return _inline(
+        text,
+        html_text,
+        lambda code: f"<code>{html_text(code)}</code>",
+        lambda label, url: f'<a href="{html_text(url)}">{html_text(label)}</a>',
+    )
 
 
-def _markdown_inline(text: str) -> str:
-    """Escape a paragraph for Markdown, keeping its ```code``` spans and links."""
+def inline_markdown(text: str) -> str:
+    """A paragraph as Markdown: the same code spans and links as :func:`inline_html`, all
+    other text escaped (:func:`gamegraph._escape.markdown_text`), on one line.
+
+    >>> print(inline_markdown("<b> `x` [ok](a<b>.html) [no](vbscript:x)"))
+    \\<b\\> `x` [ok](a%3Cb%3E.html) \\[no\\](vbscript:x)
+    """
+    return _inline(
+        text,
+        markdown_text,
+        lambda code: f"`{one_line(code)}`",
+        lambda label, url: f"[{markdown_text(label)}]({url})",
+    )
+
+
+def _inline(text: str, plain, code, link) -> str:
+    """``text`` with its code spans and links, each part through its function (``link``
+    gets the label and the checked URL); a link to any other scheme is plain text.
+    """
     parts, position = [], 0
     for match in _INLINE.finditer(text):
-        parts.append(_MARKDOWN_SPECIAL.sub(r"\\\1", text[position : match.start()]))
-        code, _, target = match.groups()
-        if code is None and _UNSAFE.match(target):
-            parts.append(_MARKDOWN_SPECIAL.sub(r"\\\1", match.group(0)))  # never a link
+        parts.append(plain(text[position : match.start()]))
+        span, label, target = match.groups()
+        url = None if span is not None else safe_url(target)
+        if span is not None:
+            parts.append(code(span))
+        elif url is None:
+            parts.append(plain(match.group(0)))
         else:
-            parts.append(match.group(0))
+            parts.append(link(label, url))
         position = match.end()
-    parts.append(_MARKDOWN_SPECIAL.sub(r"\\\1", text[position:]))
+    parts.append(plain(text[position:]))
     return "".join(parts)
 
 
@@ -194,11 +219,12 @@ def _render(obj, fmt: str) -> bytes | ValueError:
 
 def _url(folder, name: str, fmt: str) -> str:
     """A relative link to an image, percent-encoded: a Markdown link cannot hold a space.
+    The name's bytes are encoded, so a name that is not UTF-8 works too.
 
-    >>> _url("my report_files", "board", "png")
-    'my%20report_files/board.png'
+    >>> _url("my report_files", "board", "png"), _url(os.fsdecode(b"r\\xff_files"), "b", "png")
+    ('my%20report_files/board.png', 'r%FF_files/b.png')
     """
-    return urllib.parse.quote(f"{folder}/{name}.{fmt}")
+    return urllib.parse.quote(os.fsencode(f"{folder}/{name}.{fmt}"))
 
 
 def images_folder(path) -> Path:
@@ -232,8 +258,6 @@ def check_report_output(path) -> tuple[Path, str]:
 
 
 def _writable(folder: Path) -> bool:
-    import os
-
     return os.access(folder, os.W_OK | os.X_OK)
 
 
@@ -267,7 +291,9 @@ class Report:
         return self
 
     def text(self, paragraph: str) -> Report:
-        """Add a paragraph: plain text, ```code``` and ``[label](target)`` links."""
+        """Add a paragraph: plain text, ```code``` and ``[label](target)`` links (http(s)
+        or relative targets; any other link stays plain text).
+        """
         self.sections.append(_Text(str(paragraph)))
         return self
 
@@ -354,13 +380,13 @@ class Report:
         return " \u00b7 ".join(parts)
 
     def _body_html(self) -> str:
-        parts = ['<article class="gamegraph-report">', f"<h1>{html.escape(self.title)}</h1>"]
+        parts = ['<article class="gamegraph-report">', f"<h1>{html_text(self.title)}</h1>"]
         for section in self.sections:
             if isinstance(section, _Heading):
                 level = section.level
-                parts.append(f"<h{level}>{html.escape(section.text)}</h{level}>")
+                parts.append(f"<h{level}>{html_text(section.text)}</h{level}>")
             elif isinstance(section, _Text):
-                parts.append(f"<p>{_html_inline(section.text)}</p>")
+                parts.append(f"<p>{inline_html(section.text)}</p>")
             elif isinstance(section, _Table):
                 parts.append(f'<div class="table">{section.table.to_html()}</div>')
             else:
@@ -369,10 +395,10 @@ class Report:
                 caption = self._caption(section)
                 parts.append(
                     f'<figure id="fig-{section.name}"><img src="data:{_MIME[fmt]};base64,'
-                    f'{encoded}" alt="{html.escape(caption, quote=True)}">'
-                    f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+                    f'{encoded}" alt="{html_text(caption)}">'
+                    f"<figcaption>{html_text(caption)}</figcaption></figure>"
                 )
-        parts.append(f"<footer>{html.escape(self._footer_text())}</footer></article>")
+        parts.append(f"<footer>{html_text(self._footer_text())}</footer></article>")
         return "\n".join(parts)
 
     def to_html(self) -> str:
@@ -381,7 +407,7 @@ class Report:
         return (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{html.escape(self.title)}</title>\n<style>{_STYLE}</style>\n</head>\n"
+            f"<title>{html_text(self.title)}</title>\n<style>{_STYLE}</style>\n</head>\n"
             f"<body>\n{body}\n</body>\n</html>\n"
         )
 
@@ -391,19 +417,19 @@ class Report:
         Images are referenced as ``folder/name.png`` (and ``.svg``, linked), relative to
         the Markdown file.
         """
-        lines = [f"# {_markdown_inline(self.title)}", ""]
+        lines = [f"# {markdown_text(self.title)}", ""]
         images = {}
         for section in self.sections:
             if isinstance(section, _Heading):
-                lines += [f"{'#' * section.level} {_markdown_inline(section.text)}", ""]
+                lines += [f"{'#' * section.level} {markdown_text(section.text)}", ""]
             elif isinstance(section, _Text):
-                lines += [_markdown_inline(section.text), ""]
+                lines += [inline_markdown(section.text).lstrip(" "), ""]
             elif isinstance(section, _Table):
                 lines += [section.table.to_markdown(), ""]
             else:
                 fmt, data = self._need(section, ("png", "svg"))
                 images[f"{section.name}.{fmt}"] = data
-                caption = _markdown_inline(self._caption(section))
+                caption = markdown_text(self._caption(section))
                 lines += [f"![{caption}]({_url(folder, section.name, fmt)})", ""]
                 svg = self._image(section, "svg") if fmt == "png" else None
                 if svg:
@@ -411,7 +437,7 @@ class Report:
                     lines += [f"*{caption}* ([SVG]({_url(folder, section.name, 'svg')}))", ""]
                 else:
                     lines += [f"*{caption}*", ""]
-        lines += ["---", "", _markdown_inline(self._footer_text()), ""]
+        lines += ["---", "", markdown_text(self._footer_text()), ""]
         return "\n".join(lines), images
 
     def save(self, path) -> Path:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._escape import html_text
 from .._extras import require
 from .._files import check_output, write_atomic
 from ..analysis.ur import BorneOffMap
@@ -391,7 +392,7 @@ def borne_off_interactive(bmap: BorneOffMap, *, title: str | None = None):
             col=col,
             scaleanchor=f"x{col if col > 1 else ''}",
         )
-    figure.update_layout(title=title, width=900, height=480)
+    figure.update_layout(title=html_text(title), width=900, height=480)
     return figure
 
 
