@@ -24,6 +24,9 @@ pass changes nothing after an evaluation to ``tol / 2``. Where memory allows
 (``memory``, :func:`move_room`) a block's moves are listed once, after the first sweep,
 and the improvement passes read them instead of making them again.
 
+The cores share only whole progress levels (:func:`sweep_stages`), so the table is the
+same, byte for byte, on any number of threads: that of one thread.
+
 With numpy only (``engine="numpy"``, small sizes), every sweep is a full one, each
 progress level at once (positions of one level never lead to each other).
 
@@ -63,8 +66,13 @@ from . import ur_sweeps
 
 #: Positions per chunk when the sweep plan is made with numpy.
 CHUNK = 1 << 22
-#: Items (position pairs) per parallel stage, at least: each stage ends with a barrier.
+#: Items (position pairs) per stage of :func:`sweep_plan`, at least: each stage ends with a
+#: barrier (the stages of :mod:`.ur_duel`; the block solver's are :func:`sweep_stages`).
 BATCH = 200_000
+#: Items of a progress level, at least, for the cores to share it in a sweep of the block
+#: solver (:func:`sweep_stages`); smaller levels, in runs of at most this many items, are
+#: swept on one core.
+SHARED_LEVEL = 8192
 ENGINES = ("auto", "numba", "numpy")
 #: Bytes per position of a block's working arrays (:class:`.ur_sweeps.BlockArrays` and
 #: the move counts), and room kept for the interpreter and the compiled code.
@@ -218,6 +226,37 @@ def sweep_plan(numbering: Numbering, block: Block, batch: int = BATCH) -> SweepP
     return SweepPlan(order, twin, levels.astype(np.int64), np.array(stages, dtype=np.int64))
 
 
+def sweep_stages(levels: np.ndarray, shared: int = SHARED_LEVEL) -> np.ndarray:
+    """The stages of the block solver's sweeps, from a plan's ``levels``: every level of
+    more than ``shared`` items alone (the cores share it), and the levels between them in
+    runs of at most ``shared`` items (one core sweeps them in order).
+
+    The positions of one level never lead to each other (a move raises the progress, a
+    capture lowers it), so a level's values depend only on the levels swept before it,
+    whichever core writes which of them and when: a sweep writes the same values, bit
+    for bit, on any number of threads as on one.
+
+    >>> sweep_stages(np.array([0, 5000, 5100, 5200, 9000, 9100]), shared=4096).tolist()
+    [0, 5000, 9000, 9100]
+
+    The cost: more barriers than :attr:`SweepPlan.stages` (one per level of more than
+    ``shared`` items), and the smaller levels on one core; measured in
+    docs/performance.md.
+    """
+    stages, last = [0], 0
+    for low, high in zip(levels[:-1], levels[1:]):
+        if high - low > shared or high - last > shared:
+            if low > last:  # close the run of small levels before this one
+                stages.append(int(low))
+                last = low
+            if high - low > shared:  # a shared level: a stage of its own
+                stages.append(int(high))
+                last = high
+    if levels[-1] > last:
+        stages.append(int(levels[-1]))
+    return np.array(stages, dtype=np.int64)
+
+
 # ---------------------------------------------------------------------------
 # Stopping rule
 # ---------------------------------------------------------------------------
@@ -279,8 +318,8 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     """
     t = numbering.tables
     work = _block_arrays(numbering, block, plan)
-    serial = BATCH if threads > 1 else len(plan.order)
-    stages = plan.stages
+    serial = SHARED_LEVEL if threads > 1 else len(plan.order)
+    stages = sweep_stages(plan.levels, SHARED_LEVEL)
     counts = large_array(work.choices.shape, np.uint8)
     change = ur_sweeps.full_sweep(stages, values, work, t, threads, serial, counts)
     offsets = ur_sweeps.group_offsets(counts)

@@ -32,8 +32,15 @@ Three passes over a block's items:
 * :func:`improve` writes no value: it makes the moves again where a choice may no
   longer be best, and changes the choice where another move is better.
 
-The items of a sweep are cut into *stages* at progress boundaries; the two cores share a
-stage in interleaved groups of :data:`GROUP` items, the stage ending with a barrier.
+The items of a sweep are cut into *stages* at progress boundaries
+(:func:`gamegraph.analysis.ur_blocks.sweep_stages`); the cores share a stage of more
+than ``serial`` items in interleaved groups (:data:`GROUP` items, or fewer so that each
+core has :data:`SPLIT` of them), the stage ending with a barrier, and one core sweeps a
+smaller stage in order. A stage the cores share is one progress level, whose positions
+never lead to each other: every value a sweep writes is then the same, bit for bit,
+whatever the number of cores and whichever core writes it when (the largest change is a
+maximum, which no order changes). :func:`improve` writes no value, and each item only
+its own choices.
 Without numba the same functions run as plain Python (slow: tests and tiny blocks only;
 :mod:`gamegraph.analysis.ur_blocks` has a numpy path for small sizes).
 """
@@ -50,8 +57,11 @@ from .._extras import require
 from .._numba_cache import njit
 from ..games.ur import rank as _rank
 
-#: Items one core sweeps before taking the next group of a stage.
+#: Items one core sweeps before taking the next group of a stage (at most).
 GROUP = 512
+#: Groups per core, at least, in a stage the cores share: a level of a few thousand
+#: items is cut into smaller groups, so that no core waits long at its end.
+SPLIT = 4
 #: A choice that leaves the block (its value is in ``fixed``).
 FIXED = -1
 #: A throw with no legal move: the turn passes on the same board.
@@ -148,6 +158,7 @@ def compile_kernels() -> None:
         "_chosen",
         "_pair",
         "_buffers",
+        "_group_size",
     ):
         module[name] = njit(numba, inline="always")(module[name])
     # Each range is compiled once, with its helpers inlined; the parallel sweeps call it
@@ -555,33 +566,44 @@ def _improve_stored_range(
 # ---------------------------------------------------------------------------
 # Sweeps
 # ---------------------------------------------------------------------------
-def _full(values, w, t, counts, stages, threads, serial):  # pragma: no cover - compiled
+def _group_size(items, threads, split):  # pragma: no cover - runs compiled
+    """Items per group when ``threads`` cores share a stage of ``items``: :data:`GROUP`,
+    or fewer so that each core has ``split`` groups at least (64 items at least).
+    """
+    if split <= 0:
+        return GROUP
+    return min(GROUP, max(64, -(-items // (split * threads))))
+
+
+def _full(values, w, t, counts, stages, threads, serial, split):  # pragma: no cover
     worst = np.zeros(threads)
     for s in range(len(stages) - 1):
         low, high = stages[s], stages[s + 1]
         if high - low <= serial:
             worst[0] = max(worst[0], _full_range(values, w, t, counts, low, high))
             continue
+        size = _group_size(high - low, threads, split)
         for thread in prange(threads):
             change = 0.0
-            for group in range(low + thread * GROUP, high, threads * GROUP):
-                end = min(group + GROUP, high)
+            for group in range(low + thread * size, high, threads * size):
+                end = min(group + size, high)
                 change = max(change, _full_range(values, w, t, counts, group, end))
             worst[thread] = max(worst[thread], change)
     return worst.max()
 
 
-def _policy(values, w, t, stages, threads, serial):  # pragma: no cover - runs compiled
+def _policy(values, w, t, stages, threads, serial, split):  # pragma: no cover - compiled
     worst = np.zeros(threads)
     for s in range(len(stages) - 1):
         low, high = stages[s], stages[s + 1]
         if high - low <= serial:
             worst[0] = max(worst[0], _policy_range(values, w, t, low, high))
             continue
+        size = _group_size(high - low, threads, split)
         for thread in prange(threads):
             change = 0.0
-            for group in range(low + thread * GROUP, high, threads * GROUP):
-                end = min(group + GROUP, high)
+            for group in range(low + thread * size, high, threads * size):
+                end = min(group + size, high)
                 change = max(change, _policy_range(values, w, t, group, end))
             worst[thread] = max(worst[thread], change)
     return worst.max()
@@ -625,18 +647,20 @@ def full_sweep(
     largest change of a value.
 
     ``stages`` cut the items into runs that end with a barrier; stages of at most
-    ``serial`` items run on one core. ``values`` (by rank) holds the blocks already
-    solved. ``counts`` (uint8, shaped like ``work.choices``), when given, receives the
-    number of moves of each side and throw (for :func:`record`).
+    ``serial`` items run on one core, larger ones must be a single progress level (see
+    above: then the values do not depend on the number of cores). ``values`` (by rank)
+    holds the blocks already solved. ``counts`` (uint8, shaped like ``work.choices``),
+    when given, receives the number of moves of each side and throw (for
+    :func:`record`).
     """
     if counts is None:
         counts = np.zeros((0, 2, 1), dtype=np.uint8)
-    return float(_full(values, work, tables, counts, stages, threads, serial))
+    return float(_full(values, work, tables, counts, stages, threads, serial, SPLIT))
 
 
 def policy_sweep(stages, values, work: BlockArrays, tables, threads: int, serial: int) -> float:
     """One sweep along the written choices; the largest change of a value."""
-    return float(_policy(values, work, tables, stages, threads, serial))
+    return float(_policy(values, work, tables, stages, threads, serial, SPLIT))
 
 
 def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads: int, stored=None):
