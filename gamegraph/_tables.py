@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import decimal
 import numbers
+import reprlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -60,6 +61,40 @@ def shown_integer(n: int, limit: int = SHOWN_DIGITS) -> str:
     if len(body) <= limit:
         return text
     return f"{sign}{body[:SHOWN_EDGE]}...{body[-SHOWN_EDGE:]} ({len(body):,} digits)"
+
+
+class _ShortRepr(reprlib.Repr):
+    """reprlib with integers and Fractions of any size (``repr`` refuses past 4,300 digits)."""
+
+    def __init__(self):
+        super().__init__()
+        self.maxstring = self.maxother = 60
+        self.maxlong = SHOWN_EDGE * 2 + 20
+
+    def repr_int(self, x, level):
+        return shown_integer(x, SHOWN_EDGE * 2)
+
+    def repr_Fraction(self, x, level):  # noqa: N802 - reprlib looks methods up by type name
+        parts = (shown_integer(x.numerator, SHOWN_EDGE * 2), shown_integer(x.denominator, 40))
+        return "Fraction({}, {})".format(*parts)
+
+
+_SHORT_REPR = _ShortRepr()
+
+
+def shown_repr(value) -> str:
+    """``repr(value)`` for a one-line message: long containers, strings and integers cut
+    short, Fractions of any size, never raising.
+
+    >>> shown_repr(Fraction(1, 10**5000))
+    'Fraction(1, 10000000000000000000...00000000000000000000 (5,001 digits))'
+    >>> shown_repr(tuple(range(100)))
+    '(0, 1, 2, 3, 4, 5, ...)'
+    """
+    try:
+        return _SHORT_REPR.repr(value)
+    except Exception:  # noqa: BLE001 - a user's __repr__ may raise anything
+        return f"<a {type(value).__name__}>"
 
 
 def format_value(value, digits: int = 6) -> str:

@@ -14,6 +14,7 @@ import numpy as np
 
 from ._checks import check_int
 from ._progress import progress_bar
+from ._tables import format_value, shown_integer, shown_repr
 from .batch import BatchRules, build_batch
 from .csr import pointers
 from .errors import InvalidRulesError
@@ -166,13 +167,15 @@ def _number(value, rules, state, field, low_open):
         result = Fraction(value)
     elif kind is float or (isinstance(value, Real) and not isinstance(value, (bool, np.bool_))):
         if not isinstance(value, Rational) and not isfinite(float(value)):
-            _fail(rules, state, field, f"{value!r} is not a finite number")
+            _fail(rules, state, field, f"{shown_repr(value)} is not a finite number")
         result = Fraction(value)
     else:
-        _fail(rules, state, field, f"{value!r} is not a number (an int, Fraction or float)")
+        _fail(
+            rules, state, field, f"{shown_repr(value)} is not a number (an int, Fraction or float)"
+        )
     if result > 1 or result < 0 or (low_open and result == 0):
         accepted = "(0, 1]" if low_open else "[0, 1]"
-        _fail(rules, state, field, f"{value!r} is outside {accepted}")
+        _fail(rules, state, field, f"{shown_repr(value)} is outside {accepted}")
     return result
 
 
@@ -701,7 +704,8 @@ def _weights(distinct, first, inverse, outcome_ptr, where):
         for i in live.tolist():  # a state whose sum is wrong is the better message
             _check_sum(fractions, outcome_ptr, i, where)
         raise InvalidRulesError(
-            f"{where.rules.name}: the probabilities' common denominator {denominator} does "
+            f"{where.rules.name}: the probabilities' common denominator "
+            f"{shown_integer(denominator)} does "
             "not fit in 62 bits; use probabilities with smaller denominators"
         )
     weights = (numerators * (denominator // denominators)).take(inverse)
@@ -766,7 +770,7 @@ def _check_sum(fractions, outcome_ptr, i, where):
             where.rules,
             where.states[i],
             "outcome probabilities",
-            f"they sum to {total}, not 1{near}",
+            f"they sum to {format_value(total)}, not 1{near}",
         )
 
 

@@ -28,6 +28,28 @@ from .structure import Condensation, condense
 __all__ = ["PositionTable", "StateGraph", "expand_ranges", "terminal_arrays"]
 
 
+#: The largest layer a state may have: layers count things on a board (pegs, pieces,
+#: tiles), and drawings and :meth:`StateGraph.layer_counts` spend memory per layer.
+MAX_LAYER = 1_000_000
+
+
+def layer_problem(value) -> str | None:
+    """What is wrong with ``value`` as a state's layer, or None for a whole number in
+    0..:data:`MAX_LAYER`.
+
+    >>> layer_problem(3), layer_problem(1.5)
+    (None, 'layer 1.5 is not a whole number')
+    >>> layer_problem(10**30)
+    'layer 1000000000000000000000000000000 is outside 0..1,000,000'
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        return f"layer {value!r:.60} is not a whole number"
+    if not 0 <= value <= MAX_LAYER:
+        shown = str(value) if abs(value) < 10**60 else "of more than 60 digits"
+        return f"layer {shown} is outside 0..{MAX_LAYER:,}"
+    return None
+
+
 def terminal_arrays(n: int, exact: dict) -> tuple[np.ndarray, np.ndarray]:
     """A graph's ``terminal`` flags and float ``terminal_value`` for ``n`` states, from
     the exact values of its terminal states (state number: value).
@@ -174,6 +196,12 @@ class StateGraph:
                 f"{self.rules.name}: Rules.layer gives some states a layer and "
                 f"{self.label(missing[0])!r} None; give every state a layer, or none"
             )
+        for i, value in enumerate(values):
+            problem = layer_problem(value)
+            if problem:
+                raise InvalidRulesError(
+                    f"{self.rules.name}: Rules.layer of state {self.label(i)!r}: {problem}"
+                )
         return np.array(values, dtype=np.int64)
 
     def layer_counts(self) -> list[int]:

@@ -63,11 +63,11 @@ from xml.sax.saxutils import escape, quoteattr
 import networkx as nx
 import numpy as np
 
-from ._files import check_output, write_atomic
+from ._files import _shown, check_output, write_atomic
 from .build import build
 from .csr import pointers
 from .errors import InvalidArgumentError
-from .graph import StateGraph, terminal_arrays
+from .graph import StateGraph, layer_problem, terminal_arrays
 from .policy import MarkovChain
 from .rules import Option, Outcome, Rules
 
@@ -246,8 +246,13 @@ class NetworkxRules(Rules):
                 raise InvalidArgumentError(
                     f"edges of outcome {key!r} at {node!r} disagree on its probability"
                 )
+            where = f"edge {node!r} -> {target!r}"
             groups[key].append(
-                Option(target, int(data.get("move", -1)), bool(data.get("passes", False)))
+                Option(
+                    target,
+                    _move_attribute(data.get("move", -1), where),
+                    _flag_attribute(data.get("passes", False), where, "passes"),
+                )
             )
         result = [Outcome(probability[key], tuple(options)) for key, options in groups.items()]
         rest = 1 - sum(probability.values())
@@ -299,12 +304,110 @@ class StoredRules(Rules):
         return None if self._layers is None else self._layers[state]
 
 
+#: Characters a state (or any other value written as Python text) may have in a file:
+#: real states take tens; a larger one would cost seconds and gigabytes to parse.
+MAX_TEXT = 100_000
+#: Digits a number read as text may have in each part (numerator, denominator, the
+#: digits of a decimal, its exponent's size): Python's own limit for int <-> str. Text past
+#: it is refused before any arithmetic, so "1e-999999999" costs nothing.
+MAX_DIGITS = 4300
+_NUMBER_TEXT = re.compile(r"[+-]?(?:(\d+)/(\d+)|(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?)")
+
+
+def exact_number(value) -> Fraction:
+    """``value`` (int, Fraction, float or text such as ``"1/36"``, ``"0.25"``, ``"1e-3"``)
+    as an exact Fraction; a float is read as the decimal it prints as.
+
+    Raises ValueError, saying why, for anything else: bools, text that is not a plain
+    number (no underscores, no other scripts' digits), a zero denominator, and numbers
+    with more than :data:`MAX_DIGITS` digits in a part.
+
+    >>> exact_number("1/36"), exact_number(" 0.25 "), exact_number(0.1), exact_number(3)
+    (Fraction(1, 36), Fraction(1, 4), Fraction(1, 10), Fraction(3, 1))
+    >>> exact_number("1e-999999999")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1e-999999999' has an exponent beyond ±4300
+    """
+    kind = type(value)
+    if kind is Fraction:
+        return value
+    if kind is bool or isinstance(value, np.bool_):
+        raise ValueError(f"{value!r} is a bool, not a number")
+    if kind is int or isinstance(value, np.integer):
+        return Fraction(int(value))
+    if isinstance(value, float | np.floating):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a finite number")
+        return Fraction(repr(float(value)))
+    if isinstance(value, Fraction):
+        return Fraction(value.numerator, value.denominator)
+    if not isinstance(value, str):
+        raise ValueError(f"{_shown(repr(value))} is not a number")
+    text = value.strip()
+    match = _NUMBER_TEXT.fullmatch(text)
+    shown = _shown(repr(text))
+    if match is None or not any(match.group(k) for k in (1, 3, 4)):
+        raise ValueError(f"{shown} is not a number (write it as 3, 1/36, 0.25 or 1e-3)")
+    numerator, denominator, whole, decimals, exponent = match.groups()
+    if (
+        max(len(numerator or ""), len(denominator or ""), len(whole or "") + len(decimals or ""))
+        > MAX_DIGITS
+    ):
+        raise ValueError(f"{shown} has more than {MAX_DIGITS} digits")
+    if exponent is not None and (len(exponent.lstrip("+-")) > 5 or abs(int(exponent)) > MAX_DIGITS):
+        raise ValueError(f"{shown} has an exponent beyond ±{MAX_DIGITS}")
+    if denominator is not None and int(denominator) == 0:
+        raise ValueError(f"{shown} divides by zero")
+    return Fraction(text)
+
+
+def _move_attribute(value, where: str) -> int:
+    """An edge's ``move``: an int, a float or text holding a whole number, in 32 bits."""
+    move = None
+    if type(value) is int or isinstance(value, np.integer) and not isinstance(value, np.bool_):
+        move = int(value)
+    elif isinstance(value, float | np.floating) and float(value).is_integer():
+        move = int(value)
+    elif isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,10}\s*", value):
+        move = int(value)
+    if move is None:
+        raise InvalidArgumentError(f"{where}: move {_shown(repr(value))} is not a whole number")
+    if not -(2**31) <= move < 2**31:
+        raise InvalidArgumentError(f"{where}: move {move} does not fit in 32 bits")
+    return move
+
+
+#: How booleans are written by tools that store them as text or numbers (GraphML's
+#: ``attr.type="string"``, spreadsheets): anything else is refused, not read as true.
+_FLAG_TEXT = {"true": True, "false": False, "1": True, "0": False}
+
+
+def _flag(value):
+    """``value`` as a bool, or None when it is not a recognised way of writing one."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if type(value) is int or isinstance(value, np.integer):
+        return {0: False, 1: True}.get(int(value))
+    if isinstance(value, str):
+        return _FLAG_TEXT.get(value.strip().lower())
+    return None
+
+
+def _flag_attribute(value, where: str, name: str) -> bool:
+    flag = _flag(value)
+    if flag is None:
+        raise InvalidArgumentError(
+            f"{where}: {name} is {_shown(repr(value))}; accepted: true or false (or 1, 0)"
+        )
+    return flag
+
+
 def _exact(p, edge) -> Fraction:
     try:
-        # A float (numpy's too) is read as the decimal the user typed, not the binary float.
-        p = Fraction(repr(float(p))) if isinstance(p, float) else Fraction(p)
-    except (TypeError, ValueError):
-        raise InvalidArgumentError(f"edge {edge} has probability {p!r}, not a number") from None
+        p = exact_number(p)
+    except ValueError as e:
+        raise InvalidArgumentError(f"edge {edge}: its probability {e}") from None
     if not 0 < p <= 1:
         raise InvalidArgumentError(f"edge {edge} has probability {p}, outside (0, 1]")
     return p
@@ -387,6 +490,8 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
     for i, (state, data) in enumerate(g.nodes(data=True)):
         labels[state] = str(data.get("label", state))
         layers[state] = data.get("layer")
+        if layers[state] is not None and (problem := layer_problem(layers[state])):
+            raise InvalidArgumentError(f"node {state!r}: {problem}")
         outcomes = data.get("outcomes")
         if data.get("terminal", outcomes is None):
             if outcomes:
@@ -496,11 +601,9 @@ def _sequence(value, state, what):
 
 def _probability(p, where) -> Fraction:
     try:
-        if isinstance(p, bool):
-            raise TypeError
-        p = Fraction(p)
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise InvalidArgumentError(f"{where} has probability {p!r}, not a number") from None
+        p = exact_number(p)
+    except ValueError as e:
+        raise InvalidArgumentError(f"{where}: its probability {e}") from None
     if not 0 < p <= 1:
         raise InvalidArgumentError(f"{where} has probability {p}, outside (0, 1]")
     return p
@@ -508,11 +611,9 @@ def _probability(p, where) -> Fraction:
 
 def _value(value, state) -> Fraction:
     try:
-        if isinstance(value, bool):
-            raise TypeError
-        value = Fraction(value)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-        raise InvalidArgumentError(f"node {state!r} has value {value!r}, not a number") from None
+        value = exact_number(value)
+    except ValueError as e:
+        raise InvalidArgumentError(f"node {state!r}: its value {e}") from None
     if not 0 <= value <= 1:
         raise InvalidArgumentError(f"node {state!r} has value {value}, outside [0, 1]")
     return value
@@ -630,31 +731,46 @@ def _literal(node, types):
     raise ValueError(f"unexpected {ast.unparse(node)[:40]!r}")
 
 
+#: gamegraph's own state types, by the name a file records: the only classes a file can
+#: name without ``types=``. Each is looked up in this fixed table and imported from the
+#: module written here, never from a path read from the file (a path would let a file
+#: name any callable, such as a function that writes files).
+OWN_STATE_TYPES = {
+    "SixState": "gamegraph.games.supersix.state",
+    "UrState": "gamegraph.games.ur.rules",
+}
+
+
+def _is_namedtuple_class(cls) -> bool:
+    return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
 def _resolve_types(recorded: dict, given) -> dict:
-    """NamedTuple classes by name: ``given`` first, then gamegraph's own recorded ones."""
+    """NamedTuple classes by name: ``given`` first, then gamegraph's own
+    (:data:`OWN_STATE_TYPES`); the file's recorded paths only say whose a type is.
+    """
     classes = {}
     for cls in given:
-        if not (isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")):
+        if not _is_namedtuple_class(cls):
             raise InvalidArgumentError(f"types must be NamedTuple classes, not {cls!r}")
         classes[cls.__name__] = cls
     for name, where in recorded.items():
         if name in classes:
             continue
-        module, _, qualname = str(where).rpartition(".")
+        module = str(where).rpartition(".")[0]
+        shown = _shown(str(name))
         if module != "gamegraph" and not module.startswith("gamegraph."):
+            origin = _shown(module) if module else "an unknown module"
             raise InvalidArgumentError(
-                f"states of type {name} come from {module or 'an unknown module'}; pass "
-                f"types=[{name}] to read them back"
+                f"states of type {shown} come from {origin}; pass types=[{shown}] to read them back"
             )
-        try:
-            cls = importlib.import_module(module)
-            for part in qualname.split("."):
-                cls = getattr(cls, part)
-        except (ImportError, AttributeError):
+        if name not in OWN_STATE_TYPES:
             raise InvalidArgumentError(
-                f"the state type {where} is not in this version of gamegraph; pass "
-                f"types=[{name}] to read it back"
-            ) from None
+                f"the state type {shown} is not one of gamegraph's own "
+                f"({', '.join(sorted(OWN_STATE_TYPES))}); pass types=[{shown}] to read it back"
+            )
+        cls = getattr(importlib.import_module(OWN_STATE_TYPES[name]), name)
+        assert _is_namedtuple_class(cls), cls  # OWN_STATE_TYPES names only such classes
         classes[name] = cls
     return classes
 
@@ -809,6 +925,8 @@ def _restore(records: _Records, source: str, types) -> nx.DiGraph:
     fractions: dict = {}  # text -> Fraction
 
     def decode(text):
+        if type(text) is str and len(text) > MAX_TEXT:
+            raise ValueError(f"{len(text):,} characters long; at most {MAX_TEXT:,} are read")
         if text in cache:
             value = cache[text]
             return list(value) if type(value) is list else value
@@ -821,7 +939,7 @@ def _restore(records: _Records, source: str, types) -> nx.DiGraph:
     def fraction(text):
         value = fractions.get(text)
         if value is None:
-            value = fractions[text] = Fraction(text)
+            value = fractions[text] = exact_number(text)
         return value
 
     converters = {"fraction": fraction, "python": decode, "outcomes": lambda value: value}
@@ -866,6 +984,11 @@ def _restore(records: _Records, source: str, types) -> nx.DiGraph:
             raise InvalidArgumentError(f"{source}: node {node!r} is not an id with attributes")
         if type(data.get("state")) is not str:
             raise InvalidArgumentError(f"{source}: node {node} has no 'state' text")
+        if len(data["state"]) > MAX_TEXT:
+            raise InvalidArgumentError(
+                f"{source}: node {_shown(str(node))}'s state is {len(data['state']):,} "
+                f"characters long; at most {MAX_TEXT:,} are read"
+            )
         texts.append(data.pop("state"))
     encoding["node"].pop("state", None)
     read = reader("node")
@@ -875,6 +998,8 @@ def _restore(records: _Records, source: str, types) -> nx.DiGraph:
             state = decode_state({"state": texts[len(order)]}, lambda node=node: f"node {node}")
             state = state["state"]
         data = read(data, lambda node=node: f"node {node}")
+        if state is None:
+            raise InvalidArgumentError(f"{source}: node {node}'s state is None, not a state")
         try:
             known = state in seen
             seen.add(state)
@@ -995,7 +1120,7 @@ def _outcomes_in(value, order: list, fractions: dict) -> list:
             read.append(Option(order[t], m, passes))
         probability = fractions.get(p)
         if probability is None:
-            probability = fractions[p] = Fraction(p)
+            probability = fractions[p] = exact_number(p)
         outcomes.append(Outcome(probability, tuple(read)))
     return outcomes
 
@@ -1045,13 +1170,27 @@ _GRAPHML_HEAD = (
 )
 _GRAPHML_TYPES = {bool: "boolean", int: "long", float: "double", str: "string"}
 _FROM_GRAPHML = {
-    "boolean": lambda text: text.strip().lower() in ("true", "1"),
-    "int": int,
-    "long": int,
+    "boolean": lambda text: _checked(_flag(text), text, "true or false"),
+    "int": lambda text: _whole(text),
+    "long": lambda text: _whole(text),
     "float": float,
     "double": float,
     "string": str,
 }
+
+
+def _whole(text: str) -> int:
+    """GraphML ``int``/``long`` text as an int, bounded like :func:`exact_number`."""
+    number = exact_number(text)
+    if number.denominator != 1:
+        raise ValueError(f"{_shown(text)} is not a whole number")
+    return int(number)
+
+
+def _checked(value, text: str, accepted: str):
+    if value is None:
+        raise ValueError(f"{_shown(repr(text))} is not {accepted}")
+    return value
 
 
 def _graphml_text(records: _Records) -> str:
@@ -1117,9 +1256,9 @@ def _graphml_records(root, source: str) -> _Records | None:
                 )
             try:
                 attributes[name] = convert(item.text or "")
-            except ValueError:
+            except ValueError as e:
                 raise InvalidArgumentError(
-                    f"{source}: {where}: {name!r} is {item.text!r}, not a number"
+                    f"{source}: {where}: {_shown(name)} is damaged ({_first_line(e)})"
                 ) from None
         return attributes
 

@@ -378,7 +378,12 @@ def test_missing_paths(tmp_path, fmt):
         ("graphml", "SixState(b=0, c=1, o=1, phase=0)", "SixState(0, 10, 10, 0)", "two nodes"),
         ("json", '"1/36"', '"1/0"', "is damaged"),
         ("graphml", "gamegraph.games.supersix.state.SixState", "evil.SixState", "types="),
-        ("graphml", "gamegraph.games.supersix.state.SixState", "gamegraph.nope.X", "not in this"),
+        (
+            "graphml",
+            '"SixState": "gamegraph.games.supersix.state.SixState"',
+            '"X": "gamegraph.nope.X"',
+            "not one of gamegraph's own",
+        ),
         ("json", '"gamegraph_encoding":"{', '"gamegraph_encoding":"x{', "damaged"),
     ],
 )
