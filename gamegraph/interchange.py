@@ -40,9 +40,12 @@ and read back without running code. Exact numbers are strings (``"1/36"``); list
 tuples, sets, dicts and ``None`` are Python text; ``outcomes`` is JSON with targets as
 node numbers, ``[["1/36", [[5, 2, false]]], ...]`` (a string in GraphML). The graph
 attribute ``gamegraph_encoding`` records how each attribute was written, and
-``gamegraph_types`` where each NamedTuple state type comes from: types from gamegraph's
-own modules are imported on reading, others must be passed as ``types=``. A GraphML or
-node-link file written by another program reads as networkx reads it (string node ids).
+``gamegraph_types`` where each NamedTuple state type comes from: gamegraph's own
+(:data:`OWN_STATE_TYPES`) are found by name in a fixed table, others must be passed as
+``types=``. A file is data: no path or name in it is imported or called. A GraphML or
+node-link file written by another program reads as networkx reads it (string node ids);
+:func:`from_networkx` then reads its attributes strictly (``"false"`` is false, ``2.7``
+is not a move) and bounds every number before any arithmetic (:func:`exact_number`).
 """
 
 from __future__ import annotations
