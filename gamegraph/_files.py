@@ -11,11 +11,19 @@ flushes it to disk, gives it the mode of the file it replaces (a new file gets t
 default mode of the umask), and renames it into place. The temporary file is removed on
 any error, and on SIGTERM, SIGINT or SIGHUP during the write (see :func:`cleanup_on_signals`),
 so a failed or interrupted write leaves any earlier file as it was and nothing else.
+
+:func:`open_partial` is the same writer for a file made over a long job (a solved table):
+it is written in place beside its target, as ``FILE.partial``, so that an interrupted
+job can go on from it, and renamed over the target when done (:class:`PartialOutput`).
+It takes the same care: the names, the file-size limit and the room on the disk are
+checked before any work, the ``.partial`` file is never a link, a FIFO or a device, a
+lock keeps two jobs off one file, and the target keeps its mode and its links.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import stat
@@ -316,9 +324,7 @@ def write_atomic(path, data: bytes | str) -> Path:
     ...
     gamegraph.errors.OutputError: cannot write /dev/null: it is a character device
     """
-    path = Path(path)
-    if path.is_symlink():  # write where check_output looked: the link's target (it stays a link)
-        path = Path(os.path.realpath(path))
+    path = _through_link(Path(path))
     if isinstance(data, str):
         data = data.encode("utf-8")
     folder = path.parent if str(path.parent) else Path(".")
@@ -339,11 +345,7 @@ def write_atomic(path, data: bytes | str) -> Path:
                 dir=folder, prefix=TEMPORARY_PREFIX, suffix=TEMPORARY_SUFFIX
             )
             with open(handle, "wb") as stream:
-                if old is not None:
-                    with contextlib.suppress(OSError):  # keep the group where allowed
-                        if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
-                            os.fchown(handle, old.st_uid, old.st_gid)
-                os.fchmod(handle, stat.S_IMODE(old.st_mode) if old else _default_mode())
+                _take_mode(handle, old)
                 _write_payload(stream, data)
                 stream.flush()
                 os.fsync(handle)
@@ -355,10 +357,286 @@ def write_atomic(path, data: bytes | str) -> Path:
             if temporary is not None:  # any failure, Ctrl-C, SIGTERM: no temporary left
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
-    with contextlib.suppress(OSError):  # make the rename itself durable, where possible
+    _sync_folder(folder)
+    return path
+
+
+def _through_link(path: Path) -> Path:
+    """Where a write to ``path`` goes: the target of a symbolic link there (the link stays,
+    and check_output looked there too), else ``path`` itself.
+    """
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _take_mode(handle: int, old: os.stat_result | None) -> None:
+    """Give the open file ``handle`` the mode (and owner, where allowed) of the file ``old``
+    it replaces, or the umask's default mode for a new file.
+    """
+    if old is not None:
+        with contextlib.suppress(OSError):  # keep the group where allowed
+            if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+                os.fchown(handle, old.st_uid, old.st_gid)
+    os.fchmod(handle, stat.S_IMODE(old.st_mode) if old else _default_mode())
+
+
+def _sync_folder(folder) -> None:
+    """Make a rename in ``folder`` durable, where the system allows it."""
+    with contextlib.suppress(OSError):
         directory = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(directory)
         finally:
             os.close(directory)
-    return path
+
+
+# ---- a file made over a long job: FILE.partial, renamed over FILE when done ---------------
+#: What is added to a target's name while it is made (:func:`open_partial`).
+PARTIAL_SUFFIX = ".partial"
+#: Errors of posix_fallocate that mean only that the filesystem cannot reserve room.
+_NO_FALLOCATE = (errno.EOPNOTSUPP, errno.EINVAL, errno.ENODEV, errno.ENOSYS)
+_OPEN_FLAGS = (
+    os.O_RDWR
+    | getattr(os, "O_NOFOLLOW", 0)
+    | os.O_NONBLOCK  # a FIFO put there after the check does not block the open
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def check_partial_name(path, suffix: str = PARTIAL_SUFFIX) -> Path:
+    """Refuse (OutputError) a target whose name fits its folder only without ``suffix``;
+    return the path of its partial file (next to a symbolic link's target).
+
+    >>> check_partial_name("table.npy").name
+    'table.npy.partial'
+    >>> check_partial_name("x" * 248 + ".npy")
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.OutputError: cannot write xxx...xxx.npy (252 characters): the file name
+    is 252 bytes long, 260 with '.partial' while it is made; this folder allows at most 255
+    """
+    target = _through_link(Path(path))
+    folder = target.parent if str(target.parent) else Path(".")
+    longest = _limit(folder, "PC_NAME_MAX", 255)
+    size = len(os.fsencode(target.name))
+    if size + len(os.fsencode(suffix)) > longest:
+        raise OutputError(
+            f"cannot write {_shown(path)}: the file name is {size} bytes long, "
+            f"{size + len(os.fsencode(suffix))} with {suffix!r} while it is made; "
+            f"this folder allows at most {longest}"
+        )
+    return target.with_name(target.name + suffix)
+
+
+def _check_size_limit(path, size: int) -> None:
+    """Refuse (OutputError) a file of ``size`` bytes larger than ``ulimit -f`` allows."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if soft != resource.RLIM_INFINITY and size > soft:
+        raise OutputError(
+            f"cannot write {_shown(path)}: it needs {size:,} bytes, more than the "
+            f"file-size limit of this process ({soft:,} bytes, ulimit -f)"
+        )
+
+
+class PartialOutput:
+    """A file written in place, beside its target, over a long job, then renamed over it.
+
+    Made by :func:`open_partial`, which holds its lock until :meth:`commit` or
+    :meth:`close`. ``created`` says whether this job made the file (or started it
+    afresh, :meth:`reserve`); a write that fails removes such a file, while one left by
+    an earlier job is kept for it to go on from.
+
+    Attributes
+    ----------
+    path : Path
+        The partial file (the target's name and the suffix).
+    target : Path
+        Where :meth:`commit` puts it (a symbolic link's target: the link stays).
+    handle : int
+        The open, locked file.
+    """
+
+    def __init__(self, path: Path, target: Path, handle: int, created: bool):
+        self.path, self.target, self.handle, self.created = path, target, handle, created
+
+    def _fault(self, error: OSError):
+        """Turn a failed write into one line; remove the file if this job made it."""
+        removed = self.created
+        self.close(remove=removed)
+        left = "nothing was left behind" if removed else "the file is kept to go on from"
+        why = error.strerror or str(error)
+        raise OutputError(f"cannot write {_shown(self.path)}: {why}; {left}") from None
+
+    def size(self) -> int:
+        return os.fstat(self.handle).st_size
+
+    def read(self, count: int, offset: int) -> bytes:
+        return os.pread(self.handle, count, offset)
+
+    def read_into(self, buffer, offset: int) -> int:
+        """Fill ``buffer`` from ``offset``; the bytes read (fewer if the file ends first)."""
+        view, done = memoryview(buffer).cast("B"), 0
+        while done < len(view):
+            got = os.preadv(self.handle, [view[done:]], offset + done)
+            if not got:
+                break
+            done += got
+        return done
+
+    def write(self, data, offset: int) -> None:
+        """Write ``data`` at ``offset``; a fault (disk full, ...) is an OutputError."""
+        view = memoryview(data).cast("B")
+        try:
+            while len(view):
+                done = os.pwrite(self.handle, view, offset)
+                view, offset = view[done:], offset + done
+        except OSError as error:
+            self._fault(error)
+
+    def sync(self) -> None:
+        try:
+            os.fsync(self.handle)
+        except OSError as error:
+            self._fault(error)
+
+    def reserve(self, size: int, *, afresh: bool = False) -> None:
+        """Make the file ``size`` bytes long with its room taken on the disk now, so that
+        a full disk is found before the job, not in its middle. ``afresh`` empties it first
+        (and the job owns it from then on).
+        """
+        try:
+            if afresh:
+                os.ftruncate(self.handle, 0)
+                self.created = True
+            try:
+                os.posix_fallocate(self.handle, 0, size)
+            except OSError as error:
+                if error.errno not in _NO_FALLOCATE:
+                    raise
+                self._check_room(size)
+            if self.size() != size:
+                os.ftruncate(self.handle, size)
+        except OSError as error:
+            self._fault(error)
+
+    def _check_room(self, size: int) -> None:
+        """Where room cannot be reserved, at least compare the size with the free space."""
+        try:
+            disk = os.fstatvfs(self.handle)
+        except OSError:
+            return
+        free = disk.f_bavail * disk.f_frsize + os.fstat(self.handle).st_blocks * 512
+        if size > free:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def commit(self) -> Path:
+        """Give the file the mode of the target it replaces, rename it over the target and
+        release the lock. A folder, device, FIFO or socket at the target is not replaced.
+        """
+        try:
+            old = os.stat(self.target)
+        except (OSError, ValueError):
+            old = None
+        if old is not None and _special(old) is not None:
+            self.close()
+            raise OutputError(f"cannot write {_shown(self.target)}: it is {_special(old)}")
+        try:
+            _take_mode(self.handle, old)
+            os.fsync(self.handle)
+            os.replace(self.path, self.target)
+        except OSError as error:
+            self._fault(error)
+        self.close()  # after the rename: no other job can lock the old file meanwhile
+        _sync_folder(self.target.parent)
+        return self.target
+
+    def close(self, remove: bool = False) -> None:
+        """Release the lock and close the file; ``remove`` deletes it first."""
+        if self.handle < 0:
+            return
+        if remove:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+        os.close(self.handle)
+        self.handle = -1
+
+
+def open_partial(target, size: int, *, suffix: str = PARTIAL_SUFFIX) -> PartialOutput:
+    """Open (or create) the partial file of ``target`` for a job that writes ``size`` bytes,
+    holding its lock.
+
+    Checked first, in one line each (OutputError): a name that fits only without
+    ``suffix``, a size over the file-size limit (``ulimit -f``), a symbolic link, a
+    folder, FIFO, device or socket at the partial file (never opened through, never
+    replaced), and a partial file another job holds the lock of. Nothing is reserved or
+    written yet: see :meth:`PartialOutput.reserve`.
+    """
+    path = check_partial_name(target, suffix)
+    _check_size_limit(target, size)
+    resolved = path.with_name(path.name[: -len(suffix)])
+    for _ in range(10):  # another job may rename the file between our open and our lock
+        partial = _open_locked(path, resolved)
+        if partial is not None:
+            return partial
+    raise OutputError(f"cannot write {_shown(path)}: other jobs keep replacing it")
+
+
+def _open_locked(path: Path, target: Path) -> PartialOutput | None:
+    """The locked partial file at ``path`` (of ``target``), or None if it was renamed away
+    meanwhile.
+    """
+    import fcntl
+
+    def fail(why):
+        raise OutputError(f"cannot write {_shown(path)}: {why}") from None
+
+    try:
+        status = os.lstat(path)
+    except FileNotFoundError:
+        status = None
+    except OSError as error:
+        fail(error.strerror or "it cannot be examined")
+    if status is not None and stat.S_ISLNK(status.st_mode):
+        fail("it is a symbolic link; a table being made is never written through a link "
+             "(remove the link)")  # fmt: skip
+    if status is not None and _special(status) is not None:
+        fail(f"it is {_special(status)}; remove it or save to another name")
+    created = status is None
+    try:
+        handle = os.open(path, _OPEN_FLAGS | (os.O_CREAT | os.O_EXCL if created else 0), 0o666)
+    except FileExistsError:
+        return None  # made by another job just now: look again
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            fail("it is a symbolic link; a table being made is never written through a link")
+        fail(error.strerror or str(error))
+    partial = PartialOutput(path, target, handle, created)
+    try:
+        opened = os.fstat(handle)
+        if _special(opened) is not None:  # swapped in after the check
+            fail(f"it is {_special(opened)}; remove it or save to another name")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fail("another solve is writing it (it holds the file's lock); wait for it to end "
+                 "or save to another name")  # fmt: skip
+        except OSError as error:
+            if error.errno not in (errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL):
+                raise
+        try:
+            now = os.stat(path, follow_symlinks=False)
+        except FileNotFoundError:
+            now = None
+        if now is None or (now.st_dev, now.st_ino) != (opened.st_dev, opened.st_ino):
+            partial.close()  # renamed over its target by the job that held it: start again
+            return None
+    except BaseException:
+        partial.close()
+        raise
+    return partial

@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import contextlib
 import mmap
-import os
 import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -637,7 +636,7 @@ def solve_file(path, rules="finkel", pieces: int | None = None, **options) -> Bl
 
     check_output(path, (".npy",))
     numbering = Numbering(rule_set(rules, pieces))
-    partial = start_partial(os.fspath(path) + ".partial", numbering)
+    partial = start_partial(path, numbering)
     try:
         values = large_array(numbering.n_positions, np.float64)
         partial.read_done(values)
@@ -651,5 +650,5 @@ def solve_file(path, rules="finkel", pieces: int | None = None, **options) -> Bl
     except BaseException:
         partial.close()
         raise
-    partial.finish(path, values)
+    partial.finish(values)
     return solution

@@ -30,8 +30,6 @@ Examples
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from .._extras import require
@@ -110,14 +108,29 @@ def solve_on_dask(
     list of BlockStats
         One per block, in the numbering's order.
     """
+    from .._files import check_output
+
+    check_output(path, (".npy",))
     dask = require("dask", "solving Ur on Dask", "dask")
     ruleset = rule_set(rules, pieces)
     numbering = Numbering(ruleset)
-    target = os.fspath(path)
-    partial_path = target + ".partial"
-    if os.path.exists(partial_path):
-        os.remove(partial_path)  # blocks may finish in any order: no prefix to resume from
-    value_file.start_partial(partial_path, numbering).close()
+    # Blocks may finish in any order: no prefix to resume from. The lock is held until the
+    # table is in place, so another solve of the same file is refused meanwhile.
+    partial = value_file.start_partial(path, numbering, resume=False)
+    try:
+        stats = _compute(dask, client, partial.path, numbering, tol, engine, threads)
+        values = np.memmap(partial.path, dtype="<f8", mode="r", offset=value_file.HEADER_BYTES,
+                           shape=(numbering.n_positions,))  # fmt: skip
+    except BaseException:
+        partial.close()
+        raise
+    partial.finish(np.asarray(values))
+    return stats
+
+
+def _compute(dask, client, partial_path, numbering, tol, engine, threads) -> list:
+    """Run the graph of block tasks on the ``.partial`` file; their statistics in order."""
+    ruleset = numbering.ruleset
     options = {"engine": engine, "tol": tol, "threads": threads}
     needs = block_dependencies(numbering)
     tasks = {}
@@ -128,16 +141,5 @@ def solve_on_dask(
         )
     ordered = [tasks[block.index] for block in numbering.blocks]
     if client is not None:
-        stats = client.gather(client.compute(ordered))
-    else:
-        stats = list(dask.compute(*ordered))
-    values = np.memmap(
-        partial_path,
-        dtype="<f8",
-        mode="r",
-        offset=value_file.HEADER_BYTES,
-        shape=(numbering.n_positions,),
-    )
-    partial = value_file.PartialFile(partial_path, numbering, len(numbering.blocks))
-    partial.finish(target, np.asarray(values))
-    return stats
+        return client.gather(client.compute(ordered))
+    return list(dask.compute(*ordered))

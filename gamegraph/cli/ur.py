@@ -84,6 +84,17 @@ def add_commands(subparsers) -> None:
             help=f"solve the rules first (--pieces, default {SOLVE_PIECES})",
         )
         rules_options(parser, required=False)
+        check_option(parser)
+
+    def check_option(parser):
+        parser.add_argument(
+            "--check",
+            choices=("full", "quick"),  # value_file.CHECKS, without importing numpy here
+            default="full",
+            help="how a .npy --table is checked when opened: full (default: every value, "
+            "its digest and range; about a second at 7 pieces) or quick (the header, the "
+            "size and a sample of values; every value read is still checked)",
+        )
 
     count = commands.add_parser("count", help="how many positions the game has")
     rules_options(count, default_pieces="the rule set's own, 7 or 5")
@@ -207,6 +218,7 @@ def add_commands(subparsers) -> None:
         default=None,
         help="a solved table to measure the moves against (default: solve the rules first)",
     )
+    check_option(tournament)
     tournament.add_argument(
         "--agents",
         default=",".join(DEFAULT_AGENTS),
@@ -401,6 +413,10 @@ def _solve(args, out):
         from .._files import check_output
 
         check_output(args.save, TABLE_EXTENSIONS)  # before any work: a solve takes minutes
+        if args.save.lower().endswith(".npy"):
+            from .._files import check_partial_name
+
+            check_partial_name(args.save)  # FILE.npy.partial is written as the solve goes
     ruleset = _solve_ruleset(args)
     if _use_blocks(args):
         _solve_blocks(args, out, ruleset)
@@ -451,7 +467,7 @@ def _table(args):
         if args.table.lower().endswith(".npy"):
             from ..games.ur.value_file import open_values
 
-            table = open_values(args.table)
+            table = open_values(args.table, check=getattr(args, "check", "full"))
         else:
             table = load_table(args.table)
         held = table.ruleset

@@ -9,17 +9,38 @@ dictionary, as a Python comment that NumPy skips::
     {'descr': '<f8', 'fortran_order': False, 'shape': (n,), } # gamegraph-ur {JSON}
 
 The JSON gives ``format`` (:data:`FORMAT`), ``version`` (:data:`VERSION`, raised whenever
-the numbering changes, since the values mean nothing without it), the rules (as
-:mod:`.table` writes them), ``positions``, ``blocks_done`` (how many blocks of the
+the numbering or the layout changes, since the values mean nothing without it), the rules
+(as :mod:`.table` writes them), ``positions``, ``blocks_done`` (how many blocks of the
 numbering hold their values: all of them in a finished table, fewer in the ``.partial``
-file a solve writes as it goes) and, once finished, ``sha256`` of the values. The
-header is padded to :data:`HEADER_BYTES`, so that it can be rewritten in place as
+file a solve writes as it goes) and, once finished, ``values`` (``{"min": .., "max": ..}``,
+the range of the values) and ``sha256``: the digest of the JSON's other fields (as
+``json.dumps(fields, sort_keys=True, separators=(",", ":"))``), then of the values' bytes.
+The header is padded to :data:`HEADER_BYTES`, so that it can be rewritten in place as
 blocks are done.
 
-:func:`open_values` checks the header (every field and its type, the rules against
-gamegraph's, the number of positions, the file's size to the byte) without reading the
-values, and maps them: a lookup reads one value (microseconds). :meth:`ValueTable.verify`
-reads them all to check the digest and the range.
+Why the description is a comment in the header: NumPy's format 1.0 allows only the keys
+``descr``, ``fortran_order`` and ``shape`` in the dictionary, and a second file beside the
+table could be lost, copied without it or left stale. A trailer after the values would
+move when the table grows and is not where a reader of the ``.npy`` looks. The comment
+keeps the table one plain ``.npy`` file that NumPy reads, with its description, range and
+digest in the first 4 KiB, which the solve rewrites in place.
+
+:func:`open_values` reads the header without evaluating anything (the array's dictionary
+is matched by a pattern, not by ``ast.literal_eval``; the JSON's nesting is counted before
+it is parsed) and checks every field and its type, the rules against gamegraph's, the
+number of positions, and the file's size to the byte. Then, by default (``check="full"``),
+it reads every value once, in 16 MiB steps, and refuses the table unless the digest
+matches and every value is a number within [0, 1] and the header's range (about two
+seconds for the 137,870,097 values of finkel 7 held in memory). ``check="quick"`` reads
+only a sample (the first and last value of every block and :data:`SAMPLE` spread evenly):
+a few milliseconds. Either way, each value a query reads is checked to be within [0, 1].
+A table of version 1 (before the range and the digest of the header) is refused with a
+line asking to solve it again.
+
+:func:`start_partial` writes through :func:`gamegraph._files.open_partial`: the
+``.partial`` file is locked, never a link or a FIFO, its name and its room on the disk
+are checked before the solve, and the finished table is renamed over the target with the
+target's mode, through a symbolic link at the target.
 
 Examples
 --------
@@ -43,177 +64,348 @@ gamegraph.errors.InvalidArgumentError: ...finkel-1.npy: holds a table for finkel
 
 from __future__ import annotations
 
-import ast
+import functools
 import hashlib
 import json
+import mmap
 import os
+import re
 import stat
 import struct
 from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import InvalidArgumentError
+from ...errors import InvalidArgumentError, OutputError, UnknownNameError
 from .rank import Numbering, rank
 from .rules import MAX_PIECES, RULESETS, rule_set
-from .table import SolvedTable, _rules_header, _same_json
+from .table import SolvedTable, _nesting, _no_constant, _no_duplicates, _rules_header, _same_json
 
 FORMAT = "gamegraph-ur-values"
-VERSION = 1
+#: Raised whenever the numbering or the layout changes (2: the digest covers the header's
+#: fields, and the header gives the value range).
+VERSION = 2
 #: Bytes before the values: the NumPy magic, version, header length and header.
 HEADER_BYTES = 4096
+#: How a table is checked when it is opened (:func:`open_values`).
+CHECKS = ("full", "quick")
+#: Values the quick check reads besides the first and last of every block.
+SAMPLE = 1024
+#: Values per step of the full check (16 MiB): large steps for the digest, small enough
+#: for the cache.
+CHUNK = 1 << 21
+#: Where gamegraph's description starts in the NumPy header: a comment NumPy skips.
+MARK = "# gamegraph-ur "
 _MAGIC = b"\x93NUMPY\x01\x00"
-_MARK = "# gamegraph-ur "
+_PREFIX = len(_MAGIC) + 2
 _FIELDS = ("format", "version", "ruleset", "pieces", "rules", "positions", "blocks_done",
-           "sha256")  # fmt: skip
+           "values", "sha256")  # fmt: skip
+#: The array's description, read by this pattern alone (never evaluated as Python).
+_ARRAY = re.compile(
+    r"\{'descr': '<f8', 'fortran_order': False, 'shape': \(([1-9][0-9]{0,11}),\), \}"
+)
+#: The deepest nesting of the JSON description (the rules block's lists are 3 deep).
+_MAX_DEPTH = 6
+_HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
+_READ_FLAGS = (
+    os.O_RDONLY
+    | os.O_NONBLOCK  # opening a FIFO does not wait for a writer
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 
 
-def _header(numbering: Numbering, blocks_done: int, digest: str | None) -> bytes:
-    n = numbering.n_positions
+def _meta(numbering: Numbering, blocks_done: int) -> dict:
+    """The description of a table still being made: no value range or digest yet."""
     ruleset = numbering.ruleset
-    meta = {
+    return {
         "format": FORMAT,
         "version": VERSION,
         "ruleset": ruleset.name,
         "pieces": ruleset.pieces,
         "rules": _rules_header(ruleset),
-        "positions": n,
+        "positions": numbering.n_positions,
         "blocks_done": blocks_done,
-        "sha256": digest,
+        "values": None,
+        "sha256": None,
     }
+
+
+def _header(meta: dict) -> bytes:
+    """The NumPy header holding ``meta``, padded to :data:`HEADER_BYTES`."""
+    n = meta["positions"]
     text = f"{{'descr': '<f8', 'fortran_order': False, 'shape': ({n},), }} "
-    text += _MARK + json.dumps(meta, sort_keys=True, separators=(",", ":"))
-    room = HEADER_BYTES - len(_MAGIC) - 2 - 1
+    text += MARK + json.dumps(meta, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    room = HEADER_BYTES - _PREFIX - 1
     if len(text) > room:  # pragma: no cover - the rules block is a few hundred bytes
         raise InvalidArgumentError(f"table header of {len(text)} bytes does not fit {room}")
     body = (text + " " * (room - len(text)) + "\n").encode("latin1")
     return _MAGIC + struct.pack("<H", len(body)) + body
 
 
-def digest(values: np.ndarray) -> str:
-    """sha256 of the values' bytes (little-endian float64)."""
-    return hashlib.sha256(memoryview(np.ascontiguousarray(values, dtype="<f8"))).hexdigest()
+def digest(meta: dict, values: np.ndarray) -> str:
+    """sha256 of the description's fields but the digest (sorted-key JSON, no spaces),
+    then the values' bytes (little-endian float64).
+    """
+    return _scan(meta, _chunks_of(values)).digest
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """What one pass over the values found: their digest, smallest and largest value,
+    and the first value that is not a number within [0, 1] as (rank, value), if any.
+    """
+
+    digest: str
+    low: float
+    high: float
+    bad: tuple[int, float] | None
+
+
+def _chunks_of(values: np.ndarray):
+    """(first rank, values) of ``values`` in steps of :data:`CHUNK`."""
+    for start in range(0, len(values), CHUNK):
+        yield start, np.ascontiguousarray(values[start : start + CHUNK], dtype="<f8")
+
+
+def _chunks_read(handle: int, n: int, fail):
+    """(first rank, values) of the ``n`` values of the open table ``handle``, read into one
+    buffer in steps of :data:`CHUNK` (no page of a mapping is touched: faster than
+    reading through one).
+    """
+    buffer = np.empty(min(CHUNK, n), dtype="<f8")
+    for start in range(0, n, CHUNK):
+        chunk = buffer[: min(CHUNK, n - start)]
+        view, done = memoryview(chunk).cast("B"), 0
+        while done < len(view):
+            got = os.preadv(handle, [view[done:]], HEADER_BYTES + 8 * start + done)
+            if not got:
+                fail("is truncated: it ended while being read")
+            done += got
+        yield start, chunk
+
+
+def _scan(meta: dict, chunks) -> _Scan:
+    """One pass over ``chunks`` (:func:`_chunks_of`, :func:`_chunks_read`): the digest of
+    the description ``meta`` and the values, their range, and the first value outside [0, 1].
+    """
+    fields = {k: v for k, v in meta.items() if k != "sha256"}
+    hasher = hashlib.sha256(
+        json.dumps(fields, sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
+    )
+    low, high, bad = np.inf, -np.inf, None
+    for start, chunk in chunks:
+        hasher.update(memoryview(chunk))
+        least, most = chunk.min(), chunk.max()
+        if bad is None and not (0.0 <= least and most <= 1.0):  # NaN fails both
+            at = int(np.flatnonzero(~((chunk >= 0.0) & (chunk <= 1.0)))[0])
+            bad = (start + at, float(chunk[at]))
+        low, high = min(low, float(least)), max(high, float(most))
+    return _Scan(hasher.hexdigest(), low, high, bad)
+
+
+def _check_scan(path: str, meta: dict, scan: _Scan) -> None:
+    """Refuse a table whose values do not match its digest, are not all within [0, 1], or
+    do not span exactly the range its header gives.
+    """
+    if scan.digest != meta["sha256"]:
+        raise InvalidArgumentError(
+            f"{path}: is damaged: its sha256 digest does not match the content"
+        )
+    if scan.bad is not None:
+        raise _outside(path, *scan.bad)
+    low, high = meta["values"]["min"], meta["values"]["max"]
+    if (scan.low, scan.high) != (low, high):
+        raise InvalidArgumentError(
+            f"{path}: has values from {scan.low!r} to {scan.high!r}, but its header says "
+            f"{low!r} to {high!r}"
+        )
+
+
+def _first_outside(values: np.ndarray, low: float = 0.0, high: float = 1.0) -> int | None:
+    """The rank of the first value that is not a number within [low, high], or None."""
+    for start in range(0, len(values), CHUNK):
+        chunk = np.asarray(values[start : start + CHUNK])
+        if not (low <= chunk.min() and chunk.max() <= high):  # NaN fails both
+            return start + int(np.flatnonzero(~((chunk >= low) & (chunk <= high)))[0])
+    return None
+
+
+def _outside(where: str, rank: int, value) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"{where}: value at rank {rank} is {float(value)!r}; values must be within [0, 1]"
+    )
 
 
 class PartialFile:
-    """A table being written: its header says how many blocks hold values.
+    """A table being made: its header says how many blocks hold values.
 
-    Made by :func:`start_partial`; :meth:`write_block` writes a solved block's values
-    and records it, :meth:`finish` writes the digest and renames the file into place.
+    Made by :func:`start_partial`, on a locked ``FILE.partial`` beside the table
+    (:func:`gamegraph._files.open_partial`); :meth:`write_block` writes a solved block's
+    values and records it, :meth:`finish` writes the value range and the digest and
+    renames the file over the table.
     """
 
-    def __init__(self, path, numbering: Numbering, blocks_done: int):
-        self.path = os.fspath(path)
+    def __init__(self, output, numbering: Numbering, blocks_done: int):
+        self.output = output
         self.numbering = numbering
         self.blocks_done = blocks_done
-        self.handle = os.open(self.path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
 
-    def _write(self, data, offset: int) -> None:
-        view = memoryview(data).cast("B")
-        while len(view):
-            done = os.pwrite(self.handle, view, offset)
-            view, offset = view[done:], offset + done
+    @property
+    def path(self) -> str:
+        """The ``.partial`` file, which a Dask worker maps to write its block."""
+        return os.fspath(self.output.path)
 
     def read_done(self, values: np.ndarray) -> None:
         """Copy the values of the blocks already written into ``values``."""
         stop = self.numbering.blocks[self.blocks_done - 1].stop if self.blocks_done else 0
-        view = memoryview(values[:stop]).cast("B")
-        offset = HEADER_BYTES
-        while len(view):
-            got = os.preadv(self.handle, [view], offset)
-            if not got:
-                raise InvalidArgumentError(f"{self.path}: ended before its blocks' values")
-            view, offset = view[got:], offset + got
+        if self.output.read_into(values[:stop], HEADER_BYTES) < 8 * stop:
+            raise InvalidArgumentError(f"{self.path}: ended before its blocks' values")
 
     def write_block(self, index: int, values: np.ndarray) -> None:
         """Write block ``index``'s values (``values`` indexed by rank) and record it done."""
         block = self.numbering.blocks[index]
-        self._write(values[block.start : block.stop], HEADER_BYTES + 8 * block.start)
-        os.fsync(self.handle)
+        self.output.write(values[block.start : block.stop], HEADER_BYTES + 8 * block.start)
+        self.output.sync()
         self.blocks_done = index + 1
-        self._write(_header(self.numbering, self.blocks_done, None), 0)
-        os.fsync(self.handle)
+        self.output.write(_header(_meta(self.numbering, self.blocks_done)), 0)
+        self.output.sync()
 
-    def finish(self, target, values: np.ndarray) -> None:
-        """Write the digest and rename the file to ``target``."""
-        self._write(_header(self.numbering, self.blocks_done, digest(values)), 0)
-        os.fsync(self.handle)
-        os.close(self.handle)
-        os.replace(self.path, target)
+    def finish(self, values: np.ndarray) -> None:
+        """Write the value range and the digest, and rename the file over the table.
+
+        Values that are not all within [0, 1] are refused (InvalidArgumentError), and the
+        file is closed: a table is never written that its reader would refuse.
+        """
+        bad = _first_outside(values)
+        if bad is not None:
+            self.close()
+            raise _outside(f"cannot write {os.fspath(self.output.target)}", bad, values[bad])
+        meta = _meta(self.numbering, len(self.numbering.blocks))
+        meta["values"] = {"min": float(np.min(values)), "max": float(np.max(values))}
+        meta["sha256"] = digest(meta, values)
+        self.output.write(_header(meta), 0)
+        self.output.commit()
 
     def close(self) -> None:
-        os.close(self.handle)
+        """Release the file; one this solve started is removed if a write failed."""
+        self.output.close()
 
 
-def start_partial(path, numbering: Numbering) -> PartialFile:
-    """Open ``path`` (a ``.partial`` file) to go on writing, or start it afresh.
+def start_partial(target, numbering: Numbering, *, resume: bool = True) -> PartialFile:
+    """Open the ``.partial`` file of the table ``target`` to go on writing, or start it afresh.
 
-    A file left by an earlier solve of the same rules is kept with the blocks it holds;
-    anything else at ``path`` is replaced.
+    A partial table of the same rules is kept with the blocks it holds (unless
+    ``resume`` is False); a partial table of other rules, or an empty file, is started
+    afresh. Anything else there is refused, as are a name too long with ``.partial``, a
+    link, a FIFO or a device there, a partial table another solve is writing, and a
+    table too large for the disk or the file-size limit: each in one line
+    (:class:`~gamegraph.errors.OutputError`), before any work, with nothing left behind.
     """
-    path = os.fspath(path)
+    from ..._files import open_partial
+
+    size = HEADER_BYTES + 8 * numbering.n_positions
+    output = open_partial(target, size)
     try:
-        found = _read_header(path, None)
+        done = None if output.created else _blocks_to_resume(output, numbering)
+        if done is None or not resume:
+            # The header first: a file cut short by a crash is then known as ours and started
+            # afresh by the next solve, not refused as someone else's.
+            output.reserve(HEADER_BYTES, afresh=True)
+            output.write(_header(_meta(numbering, 0)), 0)
+            output.reserve(size)
+            output.sync()
+            done = 0
+    except BaseException:
+        output.close(remove=output.created)
+        raise
+    return PartialFile(output, numbering, done)
+
+
+def _blocks_to_resume(output, numbering: Numbering) -> int | None:
+    """The blocks done in a partial table of these rules; None to start afresh (an empty
+    file, or a partial table of anything else). Refuse a file that is not a partial table.
+    """
+    size = output.size()
+    head = output.read(HEADER_BYTES, 0)
+    if not size:
+        return None
+    if not head.startswith(_MAGIC) or (MARK + '{"blocks_done"').encode() not in head:
+        raise OutputError(
+            f"cannot write {output.path}: it exists and is not a partial table of gamegraph; "
+            "remove it or save to another name"
+        )
+    try:
+        found, meta = _parse_header(os.fspath(output.path), head, size, None)
     except InvalidArgumentError:
-        found = None
-    if found is not None and found[0].ruleset == numbering.ruleset:
-        return PartialFile(path, numbering, found[1]["blocks_done"])
-    with open(path, "wb") as stream:
-        stream.write(_header(numbering, 0, None))
-        stream.truncate(HEADER_BYTES + 8 * numbering.n_positions)
-    return PartialFile(path, numbering, 0)
+        return None
+    return meta["blocks_done"] if found.ruleset == numbering.ruleset else None
 
 
 def write_values(path, numbering: Numbering, values: np.ndarray) -> None:
-    """Write a whole table at once (through a ``.partial`` file renamed into place)."""
-    partial = start_partial(os.fspath(path) + ".partial", numbering)
+    """Write a whole table at once (through a ``.partial`` file renamed into place).
+
+    Values not all within [0, 1] are refused before anything is written.
+    """
+    bad = _first_outside(values)
+    if bad is not None:
+        raise _outside(f"cannot write {os.fspath(path)}", bad, values[bad])
+    partial = start_partial(path, numbering, resume=False)
     try:
         for block in numbering.blocks:
             partial.write_block(block.index, values)
     except BaseException:
         partial.close()
         raise
-    partial.finish(path, values)
+    partial.finish(values)
 
 
 # ---------------------------------------------------------------------------
 # Reading
 # ---------------------------------------------------------------------------
-def _read_header(path: str, wanted):
-    """(numbering, metadata) of the file at ``path``, every field checked."""
+def _parse_header(path: str, head: bytes, size: int, wanted):
+    """(numbering, description) from the first bytes ``head`` of a file of ``size`` bytes,
+    every field checked, nothing evaluated: the array's description is matched by a
+    pattern, and the JSON's nesting is counted before it is parsed.
+    """
 
     def fail(why):
         raise InvalidArgumentError(f"{path}: {why}")
 
-    try:
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as error:
-        raise InvalidArgumentError(f"cannot read {path}: {error.strerror}") from None
-    try:
-        kind = os.fstat(handle)
-        if not stat.S_ISREG(kind.st_mode):
-            fail("is not a regular file; a table is a file written by `gamegraph ur solve --save`")
-        head = os.pread(handle, HEADER_BYTES, 0)
-    finally:
-        os.close(handle)
     if len(head) < HEADER_BYTES or not head.startswith(_MAGIC):
         fail("is not a gamegraph Ur values table (no NumPy header of the expected size)")
-    (length,) = struct.unpack("<H", head[8:10])
-    text = head[10 : 10 + length].decode("latin1")
-    if 10 + length != HEADER_BYTES or _MARK not in text:
+    (length,) = struct.unpack("<H", head[len(_MAGIC) : _PREFIX])
+    array_part, mark, meta_part = head[_PREFIX:HEADER_BYTES].decode("latin1").partition(MARK)
+    if _PREFIX + length != HEADER_BYTES or not mark:
         fail("is a NumPy file, but not a gamegraph Ur values table (no gamegraph header)")
-    array_part, meta_part = text.split(_MARK, 1)
+    array = _ARRAY.fullmatch(array_part.strip())
+    if array is None:
+        fail("has an unreadable header: the array must be one row of little-endian float64")
+    if _nesting(meta_part.encode("latin1"), _MAX_DEPTH):
+        fail(f"has an unreadable header: nested more than {_MAX_DEPTH} deep")
     try:
-        array = ast.literal_eval(array_part.strip())
-        meta = json.loads(meta_part)
-    except (ValueError, SyntaxError) as error:
+        meta = json.loads(meta_part, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:
         fail(f"has an unreadable header: {str(error)[:80]}")
-    if not isinstance(meta, dict) or sorted(meta) != sorted(_FIELDS):
-        fail(f"has an unreadable header: the fields must be {', '.join(_FIELDS)}")
-    if meta["format"] != FORMAT or type(meta["version"]) is not int:
+    numbering = _check_meta(meta, wanted, fail)
+    n = numbering.n_positions
+    if int(array.group(1)) != n:
+        fail(f"has an array of {int(array.group(1)):,} values where the rules have {n:,}")
+    if size != HEADER_BYTES + 8 * n:
+        fail(f"is {size:,} bytes where {n:,} positions need {HEADER_BYTES + 8 * n:,}")
+    return numbering, meta
+
+
+def _check_meta(meta, wanted, fail) -> Numbering:
+    """The numbering of the description ``meta``, whose every field is checked for type."""
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         fail(f"is not a {FORMAT} file")
-    if meta["version"] != VERSION:
-        fail(f"is version {meta['version']!r} of the format; this gamegraph reads {VERSION}")
+    version = meta.get("version")
+    if type(version) is not int or version != VERSION:
+        again = "; re-run `gamegraph ur solve --save` to write it again" if version == 1 else ""
+        fail(f"is version {version!r} of the format; this gamegraph reads {VERSION}{again}")
+    if sorted(meta) != sorted(_FIELDS):
+        fail(f"has an unreadable header: the fields must be {', '.join(_FIELDS)}")
     name, pieces = meta["ruleset"], meta["pieces"]
     if type(name) is not str or name not in RULESETS:
         fail(f"holds rules gamegraph does not know ({name!r}); accepted: {', '.join(RULESETS)}")
@@ -231,14 +423,20 @@ def _read_header(path: str, wanted):
     n = numbering.n_positions
     if meta["positions"] != n or type(meta["positions"]) is not int:
         fail(f"says it holds {meta['positions']!r} positions; {name} with {pieces} has {n:,}")
-    if array != {"descr": "<f8", "fortran_order": False, "shape": (n,)}:
-        fail(f"holds {array!r}, not {n:,} little-endian float64 values")
     done = meta["blocks_done"]
     if type(done) is not int or not 0 <= done <= len(numbering.blocks):
         fail(f"says {done!r} blocks are done, of {len(numbering.blocks)}")
-    if kind.st_size != HEADER_BYTES + 8 * n:
-        fail(f"is {kind.st_size:,} bytes where {n:,} positions need {HEADER_BYTES + 8 * n:,}")
-    return numbering, meta
+    if done < len(numbering.blocks) or meta["values"] is None or meta["sha256"] is None:
+        return numbering  # a partial table: no range or digest yet (open_values refuses it)
+    extent = meta["values"]
+    if not isinstance(extent, dict) or sorted(extent) != ["max", "min"]:
+        fail("has an unreadable header: 'values' must give 'min' and 'max'")
+    low, high = extent["min"], extent["max"]
+    if not all(type(v) is float and 0.0 <= v <= 1.0 for v in (low, high)) or low > high:
+        fail(f"gives a value range of {low!r} to {high!r}; values must be within [0, 1]")
+    if type(meta["sha256"]) is not str or not _HEX_DIGEST.fullmatch(meta["sha256"]):
+        fail("has an unreadable header: 'sha256' must be 64 lowercase hexadecimal digits")
+    return numbering
 
 
 @dataclass(eq=False)
@@ -246,12 +444,14 @@ class ValueTable(SolvedTable):
     """A :class:`~.table.SolvedTable` whose values are mapped from a file, by rank.
 
     Every query of :class:`~.table.SolvedTable` works (``value``, ``move_values``,
-    ``lookup``); ``codes`` is None, since the rank stands in for them.
+    ``lookup``); ``codes`` is None, since the rank stands in for them. Every value a
+    query reads is checked to be within [0, 1], whatever check the table was opened with.
     """
 
     numbering: Numbering | None = None
     path: str = ""
     sha256: str = ""
+    meta: dict | None = None
 
     def __len__(self) -> int:
         return self.numbering.n_positions
@@ -259,7 +459,11 @@ class ValueTable(SolvedTable):
     def value(self, position) -> float:
         if position == "WIN":
             return 1.0
-        return float(self.values[self.numbering.index(self._state(position))])
+        at = self.numbering.index(self._state(position))
+        value = float(self.values[at])
+        if not 0.0 <= value <= 1.0:  # NaN fails both
+            raise _outside(self.path or "the table", at, value)
+        return value
 
     def values_of(self, mover, a, opp, b) -> np.ndarray:
         """Values of many positions given as arrays (:meth:`.table.SolvedTable.values_of`),
@@ -267,31 +471,86 @@ class ValueTable(SolvedTable):
         """
         mover, a, opp, b = (np.asarray(x, dtype=np.int64) for x in (mover, a, opp, b))
         at = rank(mover, a, opp, b, self.numbering.tables)
-        return self.values.view(np.ndarray)[at]  # a plain view: memmap's indexing is slow
+        found = self.values.view(np.ndarray)[at]  # a plain view: memmap's indexing is slow
+        bad = _first_outside(found.ravel())
+        if bad is not None:
+            raise _outside(self.path or "the table", int(at.ravel()[bad]), found.ravel()[bad])
+        return found
 
     def verify(self) -> None:
-        """Read every value: the digest must match, and each value be within [0, 1]."""
-        if digest(self.values) != self.sha256:
-            raise InvalidArgumentError(f"{self.path}: is damaged: its sha256 does not match")
-        low, high = float(self.values.min()), float(self.values.max())
-        if not 0.0 <= low <= high <= 1.0:
-            raise InvalidArgumentError(f"{self.path}: holds values from {low!r} to {high!r}")
+        """Read every value (the full check): the digest must match the header and the
+        values, and each value be within [0, 1] and the header's range.
+        """
+        _check_scan(self.path, self.meta, _scan(self.meta, _chunks_of(self.values)))
+
+    def check_sample(self) -> None:
+        """Read a sample (the quick check): the first and last value of every block and
+        :data:`SAMPLE` values spread evenly must be within the header's range.
+        """
+        n = self.numbering.n_positions
+        ends = [i for b in self.numbering.blocks for i in (b.start, b.stop - 1)]
+        ranks = np.unique(np.concatenate([ends, np.linspace(0, n - 1, SAMPLE).astype(np.int64)]))
+        found = self.values.view(np.ndarray)[ranks]
+        bad = _first_outside(found)
+        if bad is not None:
+            raise _outside(self.path, int(ranks[bad]), found[bad])
+        low, high = self.meta["values"]["min"], self.meta["values"]["max"]
+        bad = _first_outside(found, low, high)
+        if bad is not None:
+            raise InvalidArgumentError(
+                f"{self.path}: value at rank {int(ranks[bad])} is {float(found[bad])!r}, "
+                f"outside the header's range {low!r} to {high!r}"
+            )
 
 
-def open_values(path, rules=None, pieces: int | None = None) -> ValueTable:
+def open_values(path, rules=None, pieces: int | None = None, check: str = "full") -> ValueTable:
     """Map a finished table written by :func:`write_values` (or ``ur solve --save``).
 
     With ``rules`` (and ``pieces``) given, refuse a table of anything else. The header
-    is checked, the values are not read (see :meth:`ValueTable.verify`).
+    is always checked, every field of it; ``check="full"`` (the default) then reads
+    every value once (:meth:`ValueTable.verify`: the digest and the range; about a
+    second at 7 pieces), ``check="quick"`` only a sample (:meth:`ValueTable.check_sample`).
+    The file is opened once, without blocking, and mapped from that same descriptor, so
+    what is checked is what is read.
     """
+    if check not in CHECKS:
+        raise UnknownNameError("table check", check, CHECKS)
     path = os.fspath(path)
     wanted = None if rules is None else rule_set(rules, pieces)
-    numbering, meta = _read_header(path, wanted)
-    if meta["blocks_done"] != len(numbering.blocks) or type(meta["sha256"]) is not str:
-        raise InvalidArgumentError(
-            f"{path}: is unfinished ({meta['blocks_done']} of {len(numbering.blocks)} blocks); "
-            "run the solve again to finish it"
-        )
-    values = np.memmap(path, dtype="<f8", mode="r", offset=HEADER_BYTES,
-                       shape=(numbering.n_positions,))  # fmt: skip
-    return ValueTable(numbering.ruleset, None, values, numbering, path, meta["sha256"])
+    try:
+        handle = os.open(path, _READ_FLAGS)
+    except OSError as error:
+        raise InvalidArgumentError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        size = os.fstat(handle)
+        if not stat.S_ISREG(size.st_mode):
+            raise InvalidArgumentError(
+                f"{path}: is not a regular file; a table is a file written by "
+                "`gamegraph ur solve --save`"
+            )
+        numbering, meta = _parse_header(path, os.pread(handle, HEADER_BYTES, 0), size.st_size,
+                                        wanted)  # fmt: skip
+        if meta["blocks_done"] != len(numbering.blocks) or meta["sha256"] is None:
+            raise InvalidArgumentError(
+                f"{path}: is unfinished ({meta['blocks_done']} of {len(numbering.blocks)} "
+                "blocks); run the solve again to finish it"
+            )
+        if check == "full":  # read through the descriptor, before the map: no page faults
+            fail = functools.partial(_fail, path)
+            _check_scan(path, meta, _scan(meta, _chunks_read(handle, numbering.n_positions, fail)))
+        mapped = mmap.mmap(handle, size.st_size, access=mmap.ACCESS_READ)
+    except OSError as error:
+        raise InvalidArgumentError(f"cannot read {path}: {error.strerror}") from None
+    finally:
+        os.close(handle)
+    values = np.frombuffer(mapped, dtype="<f8", count=numbering.n_positions, offset=HEADER_BYTES)
+    table = ValueTable(numbering.ruleset, None, values, numbering, path, meta["sha256"], meta)
+    if check == "quick":
+        mapped.madvise(mmap.MADV_RANDOM)  # read the sample's pages, not their neighbours
+        table.check_sample()
+        mapped.madvise(mmap.MADV_NORMAL)
+    return table
+
+
+def _fail(path: str, why: str):
+    raise InvalidArgumentError(f"{path}: {why}")

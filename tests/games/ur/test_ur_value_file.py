@@ -90,19 +90,21 @@ def test_headers_are_checked(written, tmp_path):
         open_values(tmp_path)
 
 
-def test_verify_finds_a_damaged_value(written):
+def test_a_damaged_value_is_found_when_opened(written):
     damaged(written, HEADER_BYTES + 8 * 100, np.float64(0.25).tobytes())
     with pytest.raises(InvalidArgumentError, match="sha256"):
-        open_values(written).verify()
+        open_values(written)
 
 
 def test_a_partial_file_goes_on_where_it_stopped(tmp_path, solved):
     _, numbering, values = solved
+    target = tmp_path / "t.npy"
     path = os.fspath(tmp_path / "t.npy.partial")
-    partial = start_partial(path, numbering)
+    partial = start_partial(target, numbering)
+    assert partial.path == path
     partial.write_block(0, values)
     partial.close()
-    again = start_partial(path, numbering)
+    again = start_partial(target, numbering)
     assert again.blocks_done == 1
     back = np.zeros_like(values)
     again.read_done(back)
@@ -110,9 +112,21 @@ def test_a_partial_file_goes_on_where_it_stopped(tmp_path, solved):
     assert (back[:stop] == values[:stop]).all() and not back[stop:].any()
     for block in numbering.blocks[1:]:
         again.write_block(block.index, values)
-    again.finish(tmp_path / "t.npy", values)
+    again.finish(values)
     assert not os.path.exists(path)
-    assert open_values(tmp_path / "t.npy").value("-/-") == values[numbering.index("-/-")]
-    other = start_partial(path, Numbering(rule_set("aseb", 2)))  # other rules: afresh
+    assert open_values(target).value("-/-") == values[numbering.index("-/-")]
+    other = start_partial(target, Numbering(rule_set("aseb", 2)))  # other rules: afresh
     assert other.blocks_done == 0
     other.close()
+    afresh = start_partial(target, numbering, resume=False)  # same rules, asked afresh
+    assert afresh.blocks_done == 0
+    afresh.close()
+
+
+def test_the_quick_check_reads_only_a_sample(written):
+    damaged(written, HEADER_BYTES + 8 * 100, np.float64(0.25).tobytes())
+    assert open_values(written, check="quick").value("-/-") == open_values(
+        written, check="quick"
+    ).value("-/-")
+    with pytest.raises(InvalidArgumentError, match="sha256"):
+        open_values(written)
