@@ -6,22 +6,31 @@ The flow runs one way: rules -> :func:`build` -> :class:`StateGraph` ->
 :mod:`gamegraph.cli` (the ``gamegraph`` command).
 """
 
-from .batch import BatchRules, Expansion
-from .build import build
-from .errors import (
-    ConvergenceError,
-    GameGraphError,
-    InvalidArgumentError,
-    InvalidRulesError,
-    NonTerminatingGameError,
-    OutputError,
-    RenderError,
-    UnknownNameError,
-)
-from .graph import StateGraph
-from .policy import MarkovChain, Policy
-from .rules import Option, Outcome, Rules, decision, throw
-from .solve import Solution, evaluate, solve
+from . import _environment
+
+# Under an address-space limit (ulimit -v), BLAS must not start a thread per core: set
+# before numpy is imported (gamegraph._environment).
+_environment.cap_blas_threads()
+
+try:
+    from .batch import BatchRules, Expansion
+    from .build import build
+    from .errors import (
+        ConvergenceError,
+        GameGraphError,
+        InvalidArgumentError,
+        InvalidRulesError,
+        NonTerminatingGameError,
+        OutputError,
+        RenderError,
+        UnknownNameError,
+    )
+    from .graph import StateGraph
+    from .policy import MarkovChain, Policy
+    from .rules import Option, Outcome, Rules, decision, throw
+    from .solve import Solution, evaluate, solve
+except (ImportError, MemoryError, OSError) as _error:  # numpy cannot load under ulimit -v
+    _environment.failed_to_start(_error)
 
 __all__ = [
     "build",

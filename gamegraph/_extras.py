@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 
+from ._environment import load_failure
 from .errors import MissingExtraError
 
 
@@ -19,5 +20,7 @@ def require(module: str, purpose: str, extra: str = "render"):
     try:
         return importlib.import_module(module)
     except ImportError as error:
+        if load_failure(error) is not None:  # there, but ulimit -v leaves no room to load it
+            raise
         missing = (getattr(error, "name", None) or module).split(".")[0]
         raise MissingExtraError(missing, purpose, extra) from None

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 
+from ._environment import address_room
 from .errors import InvalidArgumentError
 
 _MEMINFO = "/proc/meminfo"
@@ -79,7 +80,8 @@ def _cgroup_free() -> int | None:
 
 def available_memory() -> int:
     """Bytes this process can still allocate without swapping: the kernel's MemAvailable
-    (physical memory where it is not reported), lowered to what a cgroup limit leaves.
+    (physical memory where it is not reported), lowered to what a cgroup limit leaves and
+    to what an address-space limit (``ulimit -v``) leaves.
 
     >>> 0 < available_memory() <= max(physical_memory(), 16 * 2**30)
     True
@@ -88,7 +90,9 @@ def available_memory() -> int:
     if free is None:
         free = physical_memory()
     limited = _cgroup_free()
-    return free if limited is None else min(free, limited)
+    free = free if limited is None else min(free, limited)
+    room = address_room()  # an address-space limit (ulimit -v) counts too
+    return free if room is None else min(free, room)
 
 
 def format_bytes(n: float, digits: int = 1) -> str:

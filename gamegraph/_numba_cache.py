@@ -25,10 +25,10 @@ numba's own choice.
 from __future__ import annotations
 
 import os
-import stat
 import sys
-import tempfile
 import threading
+
+from ._environment import private_folder
 
 _lock = threading.Lock()
 _fallback: str | None = None  # the folder decided on ("" for no cache), once per process
@@ -76,39 +76,6 @@ def fallback_folder() -> str:
             else:
                 _note(None, why)
         return _fallback
-
-
-def private_folder(kind: str) -> tuple[str, str]:
-    """``(<tmp>/gamegraph-<kind>-<uid>, "")`` if that folder is or can be made ours alone,
-    else ``("", why not)``.
-
-    Made with mode 0700; an existing one is taken only if it is a real folder (not a
-    symbolic link) owned by this user and closed to others: what is cached there runs.
-    """
-    uid = os.geteuid() if hasattr(os, "geteuid") else 0
-    try:
-        folder = os.path.join(tempfile.gettempdir(), f"gamegraph-{kind}-{uid}")
-    except OSError:
-        return "", "no usable temporary folder"
-    try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
-    except OSError as error:
-        return "", f"cannot make {folder}: {error.strerror or error}"
-    try:
-        status = os.lstat(folder)
-    except OSError as error:
-        return "", f"cannot read {folder}: {error.strerror or error}"
-    if not stat.S_ISDIR(status.st_mode):
-        return "", f"{folder} is not a folder"
-    if hasattr(os, "geteuid") and status.st_uid != uid:
-        return "", f"{folder} belongs to another user"
-    if status.st_mode & 0o077:
-        return "", f"{folder} is open to other users"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return "", f"{folder} is not writable"
-    return folder, ""
 
 
 def _usual_places() -> str:

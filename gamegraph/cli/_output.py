@@ -93,7 +93,12 @@ class Output:
         if self._stream is None:
             raise StdoutFailed(errno.EBADF)
         try:
-            return self._stream.write(text)
+            try:
+                return self._stream.write(text)
+            except UnicodeEncodeError:  # a name not in stdout's encoding (b'\xff' as '\udcff')
+                encoding = getattr(self._stream, "encoding", None) or "ascii"
+                shown = text.encode(encoding, "backslashreplace").decode(encoding)
+                return self._stream.write(shown)
         except (OSError, ValueError) as error:
             raise _failure(error) from error
 

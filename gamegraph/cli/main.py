@@ -10,7 +10,7 @@ import argparse
 import errno
 import sys
 
-from .. import __version__
+from .. import __version__, _environment
 from ..errors import GameGraphError
 from . import _output, gallery, jackpot, supersix, ur
 from ._common import Parser
@@ -43,6 +43,7 @@ def main(argv=None, out=None) -> int:
     """
     standalone = out is None
     stdout, stderr = sys.stdout, sys.stderr
+    _environment.settle_matplotlib()  # a HOME that cannot be written: a private MPLCONFIGDIR
     if standalone:
         closed = _output.occupy_closed_descriptors()
         out = None if 1 in closed else stdout
@@ -78,6 +79,10 @@ def _run(argv, out: _output.Output) -> int:
         raise
     if out.closed:  # ``>&-``: the command could not say what it did; refuse before the work
         raise _output.StdoutFailed(errno.EBADF)
+    cramped = _environment.too_little_room()  # ``ulimit -v`` too low to load the libraries
+    if cramped is not None:
+        sys.stderr.write(f"gamegraph: error: {cramped}\n")
+        return 1
     try:
         args.run(args, out)
         out.flush()
@@ -87,11 +92,21 @@ def _run(argv, out: _output.Output) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("gamegraph: interrupted\n")
         return 130
-    except MemoryError:
+    except MemoryError as error:
         # The guards estimate memory before the work (gamegraph._memory), but other programs
         # can take it meanwhile, and a user's game may not know its size in advance.
         sys.stderr.write(
-            "gamegraph: error: ran out of memory; try a smaller game or free some memory\n"
+            f"gamegraph: error: {_environment.load_failure(error)}\n"
+            if _environment.address_limit() is not None
+            else "gamegraph: error: ran out of memory; try a smaller game or free some memory\n"
         )
+        return 1
+    except (ImportError, OSError) as error:
+        # The surroundings, not the input: no usable temporary folder, or a library that
+        # cannot be loaded under an address-space limit (gamegraph._environment).
+        message = _environment.no_temporary_folder(error) or _environment.load_failure(error)
+        if message is None:
+            raise
+        sys.stderr.write(f"gamegraph: error: {message}\n")
         return 1
     return 0

@@ -89,6 +89,7 @@ def with_pygraphviz(source: str, action):
     :func:`_quiet_fontconfig`); Graphviz's own complaint goes into the error.
     """
     pygraphviz = require("pygraphviz", "rendering without a system Graphviz")
+    tempfile.gettempdir()  # it draws through temporary files: none is said in one line (cli)
     said, failed = [], None
     with _quiet_fontconfig(said):
         try:
