@@ -68,10 +68,12 @@ CHUNK = 1 << 22
 #: Items (position pairs) per stage of :func:`sweep_plan`, at least: each stage ends with a
 #: barrier (the stages of :mod:`.ur_duel`; the block solver's are :func:`sweep_stages`).
 BATCH = 200_000
-#: Items of a progress level, at least, for the cores to share it in a sweep of the block
-#: solver (:func:`sweep_stages`); smaller levels, in runs of at most this many items, are
-#: swept on one core.
-SHARED_LEVEL = 8192
+#: Items of a progress level, at least, for the cores to share it in a policy sweep of the
+#: block solver (:func:`sweep_stages`); smaller levels, in runs of at most this many
+#: items, are swept on one core. The first sweep makes every move, about twenty times the
+#: work per item: it shares levels of more than SHARED_FULL items.
+SHARED_LEVEL = 4096
+SHARED_FULL = 1024
 ENGINES = ("auto", "numba", "numpy")
 #: Bytes per position of a block's working arrays (:class:`.ur_sweeps.BlockArrays` and
 #: the move counts), and room kept for the interpreter and the compiled code.
@@ -317,10 +319,13 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     """
     t = numbering.tables
     work = _block_arrays(numbering, block, plan)
-    serial = SHARED_LEVEL if threads > 1 else len(plan.order)
-    stages = sweep_stages(plan.levels, SHARED_LEVEL)
+    everything = len(plan.order)  # one core sweeps every stage
+    serial = SHARED_FULL if threads > 1 else everything
     counts = large_array(work.choices.shape, np.uint8)
+    stages = sweep_stages(plan.levels, serial)
     change = ur_sweeps.full_sweep(stages, values, work, t, threads, serial, counts)
+    serial = SHARED_LEVEL if threads > 1 else everything
+    stages = sweep_stages(plan.levels, serial)
     offsets = ur_sweeps.group_offsets(counts)
     # As many groups of items as fit store their moves (all of them, mostly).
     room = move_room(block, memory) // 4

@@ -61,7 +61,7 @@ from ..games.ur import rank as _rank
 GROUP = 512
 #: Groups per core, at least, in a stage the cores share: a level of a few thousand
 #: items is cut into smaller groups, so that no core waits long at its end.
-SPLIT = 4
+SPLIT = 8
 #: A choice that leaves the block (its value is in ``fixed``).
 FIXED = -1
 #: A throw with no legal move: the turn passes on the same board.

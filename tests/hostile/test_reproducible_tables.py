@@ -7,10 +7,11 @@ two 4-piece runs on two threads differed in about 900,000 of 2.6 million values 
 8e-12), so their digests differed. Now the cores share only whole levels, whose
 positions never lead to each other (:func:`gamegraph.analysis.ur_blocks.sweep_stages`).
 
-At 3 pieces no level is large enough to be shared by default, so these tests share every
-level of more than 64 items (``SHARED_LEVEL``). With the old stages and a threshold as
-small, a finkel 3 solve on two threads differed from one on one thread in 252,153 of
-263,121 values (at most 8e-11), and from another on two threads too.
+At 3 pieces few levels are large enough to be shared by default, so these tests share
+every level of more than 64 items (``SHARED_LEVEL`` and ``SHARED_FULL``). With the old
+stages and a threshold as small, a finkel 3 solve on two threads differed from one on
+one thread in 252,153 of 263,121 values (at most 8e-11), and from another on two
+threads too.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def _digest(values: np.ndarray) -> str:
 @pytest.fixture
 def share_small_levels(monkeypatch):
     monkeypatch.setattr(ur_blocks, "SHARED_LEVEL", SMALL_SHARE)
+    monkeypatch.setattr(ur_blocks, "SHARED_FULL", SMALL_SHARE)
 
 
 def test_small_levels_are_shared_in_these_tests():
@@ -88,7 +90,7 @@ def _cli_table(tmp_path, threads: int, name: str) -> bytes:
     code = (
         "import sys\n"
         "from gamegraph.analysis import ur_blocks\n"
-        f"ur_blocks.SHARED_LEVEL = {SMALL_SHARE}\n"
+        f"ur_blocks.SHARED_LEVEL = ur_blocks.SHARED_FULL = {SMALL_SHARE}\n"
         "from gamegraph.cli import main\n"
         "sys.exit(main(sys.argv[1:]))\n"
     )
