@@ -16,6 +16,7 @@ environment), with a timeout so that a hang fails the test instead of the run.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
@@ -104,10 +105,36 @@ def _python_for(user) -> tuple[str, dict]:
     pytest.skip(f"no Python {version} that {USER} can run with this checkout's packages")
 
 
+@contextlib.contextmanager
+def _folders_open_to_others(paths):
+    """Let other users pass through the folders above ``paths`` for a while.
+
+    A clean clone often sits in a ``mktemp -d`` folder (mode 0700), which another user
+    cannot enter; the folders that lack the search bit get it, and lose it again after.
+    """
+    changed = []
+    try:
+        for path in paths:
+            for folder in [Path(path), *Path(path).parents]:
+                mode = folder.stat().st_mode
+                if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
+                    folder.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
+                    changed.append((folder, stat.S_IMODE(mode)))
+        yield
+    finally:
+        for folder, mode in reversed(changed):
+            folder.chmod(mode)
+
+
 @pytest.fixture
 def user_folder():
     """A folder only the unprivileged user can write: its TMPDIR and its outputs."""
     user = _user()
+    with _folders_open_to_others([ROOT, *site.getsitepackages()]):
+        yield from _user_folder(user)
+
+
+def _user_folder(user):
     base = Path(tempfile.mkdtemp(prefix="gamegraph-env-"))
     base.chmod(0o755)
     for name in ("tmp", "out"):
