@@ -30,7 +30,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+import gamegraph
+
+#: Where the gamegraph under test lives: the checkout, or site-packages when the suite
+#: runs against an installed copy (scripts/check-sdist removes the source folder).
+PACKAGE = Path(gamegraph.__file__).resolve().parent
 TIMEOUT = 120
 
 
@@ -90,7 +94,7 @@ def _python_for(user) -> tuple[str, dict]:
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     candidates = [sys.executable, os.path.realpath(sys.executable)]
     candidates += [f"{folder}/python{version}" for folder in ("/usr/local/bin", "/usr/bin")]
-    paths = [str(ROOT), *site.getsitepackages()]
+    paths = [str(PACKAGE.parent), *site.getsitepackages()]
     env = {"PYTHONPATH": os.pathsep.join(paths), "PYTHONDONTWRITEBYTECODE": "1"}
     for candidate in candidates:
         if not os.path.exists(candidate):
@@ -130,7 +134,7 @@ def _folders_open_to_others(paths):
 def user_folder():
     """A folder only the unprivileged user can write: its TMPDIR and its outputs."""
     user = _user()
-    with _folders_open_to_others([ROOT, *site.getsitepackages()]):
+    with _folders_open_to_others([PACKAGE, *site.getsitepackages()]):
         yield from _user_folder(user)
 
 
@@ -148,7 +152,7 @@ def _user_folder(user):
 def _tree_is_closed_to(user) -> None:
     """The case needs numba's own places to be unwritable for the user (as when root
     installed the package): else it tests nothing."""
-    folder = ROOT / "gamegraph"
+    folder = PACKAGE
     status = folder.stat()
     if status.st_uid == user.pw_uid or status.st_mode & stat.S_IWOTH:
         pytest.skip("the checkout is writable by the unprivileged user")
