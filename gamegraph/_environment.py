@@ -115,11 +115,14 @@ def load_failure(error: BaseException) -> str | None:
         return f"ran out of memory under {_limit_text(limit)}; try a smaller game or raise it"
     if isinstance(error, ModuleNotFoundError) or not isinstance(error, (ImportError, OSError)):
         return None
-    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    full = str(error).strip()
+    # numpy wraps the loader's message in a page of advice that ends with it
+    full = full.rpartition("Original error was:")[2].strip() or full
+    text = full.splitlines()[0] if full else type(error).__name__
     known = getattr(error, "errno", None) == errno.ENOMEM
     if isinstance(error, OSError) and not known and getattr(error, "errno", None) is not None:
         return None  # a file error (a disk, a permission), not a library failing to load
-    if not known and not any(sign in text.lower() for sign in _LOAD_SIGNS):
+    if not known and not any(sign in full.lower() for sign in _LOAD_SIGNS):
         return None
     return f"cannot load a library under {_limit_text(limit)}: {text}; raise the limit"
 

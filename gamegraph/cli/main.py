@@ -12,8 +12,12 @@ import sys
 
 from .. import __version__, _environment
 from ..errors import GameGraphError
-from . import _output, gallery, jackpot, supersix, ur
-from ._common import Parser
+
+try:
+    from . import _output, gallery, jackpot, supersix, ur
+    from ._common import Parser
+except (ImportError, MemoryError, OSError) as _error:  # a library cannot load under ulimit -v
+    _environment.failed_to_start(_error)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +57,16 @@ def main(argv=None, out=None) -> int:
     sys.stderr = _output.Forgiving(stderr)
     try:
         return _run(argv, out)
+    except MemoryError as error:
+        # The guards estimate memory before the work (gamegraph._memory), but other programs
+        # can take it meanwhile, a user's game may not know its size in advance, and under
+        # a tight ulimit -v even building the argument parser can fail.
+        sys.stderr.write(
+            f"gamegraph: error: {_environment.load_failure(error)}\n"
+            if _environment.address_limit() is not None
+            else "gamegraph: error: ran out of memory; try a smaller game or free some memory\n"
+        )
+        return 1
     except _output.StdoutFailed as failure:
         if standalone:
             _output.silence(1)  # the interpreter's last flush must not fail again
@@ -92,15 +106,6 @@ def _run(argv, out: _output.Output) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("gamegraph: interrupted\n")
         return 130
-    except MemoryError as error:
-        # The guards estimate memory before the work (gamegraph._memory), but other programs
-        # can take it meanwhile, and a user's game may not know its size in advance.
-        sys.stderr.write(
-            f"gamegraph: error: {_environment.load_failure(error)}\n"
-            if _environment.address_limit() is not None
-            else "gamegraph: error: ran out of memory; try a smaller game or free some memory\n"
-        )
-        return 1
     except (ImportError, OSError) as error:
         # The surroundings, not the input: no usable temporary folder, or a library that
         # cannot be loaded under an address-space limit (gamegraph._environment).
