@@ -687,6 +687,14 @@ def _check_header(header, fail):
             f"says it holds {n!r} positions; a table of {name} with {count} piece(s) holds "
             + (f"exactly {exact:,}" if exact is not None else f"at most {bound:,}")
         )
+    low, high, digest = _range_and_digest(header, fail)
+    return ruleset, n, low, high, digest
+
+
+def _range_and_digest(header: dict, fail) -> tuple[float, float, str]:
+    """The value range and sha256 a table header gives (``.urtable`` and ``.npy`` alike),
+    each checked; ``fail`` raises with the message.
+    """
     extent = header["values"]
     if not isinstance(extent, dict) or sorted(extent) != ["max", "min"]:
         fail("has an unreadable header: 'values' must give 'min' and 'max'")
@@ -696,7 +704,7 @@ def _check_header(header, fail):
     digest = header["sha256"]
     if type(digest) is not str or not _HEX_DIGEST.fullmatch(digest):
         fail("has an unreadable header: 'sha256' must be 64 lowercase hexadecimal digits")
-    return ruleset, n, low, high, digest
+    return low, high, digest
 
 
 def table_from_solution(solution) -> SolvedTable:

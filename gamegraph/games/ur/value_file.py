@@ -79,7 +79,15 @@ import numpy as np
 from ...errors import InvalidArgumentError, OutputError, UnknownNameError
 from .rank import Numbering, rank
 from .rules import MAX_PIECES, RULESETS, rule_set
-from .table import SolvedTable, _nesting, _no_constant, _no_duplicates, _rules_header, _same_json
+from .table import (
+    SolvedTable,
+    _nesting,
+    _no_constant,
+    _no_duplicates,
+    _range_and_digest,
+    _rules_header,
+    _same_json,
+)
 
 FORMAT = "gamegraph-ur-values"
 #: Raised whenever the numbering or the layout changes (2: the digest covers the header's
@@ -106,7 +114,6 @@ _ARRAY = re.compile(
 )
 #: The deepest nesting of the JSON description (the rules block's lists are 3 deep).
 _MAX_DEPTH = 6
-_HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
 _READ_FLAGS = (
     os.O_RDONLY
     | os.O_NONBLOCK  # opening a FIFO does not wait for a writer
@@ -428,14 +435,7 @@ def _check_meta(meta, wanted, fail) -> Numbering:
         fail(f"says {done!r} blocks are done, of {len(numbering.blocks)}")
     if done < len(numbering.blocks) or meta["values"] is None or meta["sha256"] is None:
         return numbering  # a partial table: no range or digest yet (open_values refuses it)
-    extent = meta["values"]
-    if not isinstance(extent, dict) or sorted(extent) != ["max", "min"]:
-        fail("has an unreadable header: 'values' must give 'min' and 'max'")
-    low, high = extent["min"], extent["max"]
-    if not all(type(v) is float and 0.0 <= v <= 1.0 for v in (low, high)) or low > high:
-        fail(f"gives a value range of {low!r} to {high!r}; values must be within [0, 1]")
-    if type(meta["sha256"]) is not str or not _HEX_DIGEST.fullmatch(meta["sha256"]):
-        fail("has an unreadable header: 'sha256' must be 64 lowercase hexadecimal digits")
+    _range_and_digest(meta, fail)
     return numbering
 
 
