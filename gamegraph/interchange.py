@@ -376,9 +376,14 @@ def _move_attribute(value, where: str) -> int:
         move = int(value)
     if move is None:
         raise InvalidArgumentError(f"{where}: move {_shown(repr(value))} is not a whole number")
+    return _in_32_bits(move, where)
+
+
+def _in_32_bits(move: int, where: str) -> int:
+    """``move`` as an int, if the int32 the graph stores it in can hold it."""
     if not -(2**31) <= move < 2**31:
         raise InvalidArgumentError(f"{where}: move {move} does not fit in 32 bits")
-    return move
+    return int(move)
 
 
 #: How booleans are written by tools that store them as text or numbers (GraphML's
@@ -528,10 +533,8 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
                 if t is None or type(move) is not int or type(passing) is not bool:
                     target, move, passing = _option(option, index, _where(state, k))
                     t = index[target]
-                elif not -(2**31) <= move < 2**31:
-                    raise InvalidArgumentError(
-                        f"{_where(state, k)}: move {move} does not fit in 32 bits"
-                    )
+                elif not -(2**31) <= move < 2**31:  # inline: once per option of a graph
+                    _in_32_bits(move, _where(state, k))
                 options.append(Option(target, move, passing))
                 targets.append(t)
                 moves.append(move)
@@ -637,11 +640,10 @@ def _option(option, index, where) -> Option:
     move, passes = option.move, option.passes
     if isinstance(move, bool) or not isinstance(move, int | np.integer):
         raise InvalidArgumentError(f"{where}: move {move!r} is not an integer")
-    if not -(2**31) <= move < 2**31:
-        raise InvalidArgumentError(f"{where}: move {move} does not fit in 32 bits")
+    move = _in_32_bits(move, where)
     if not isinstance(passes, bool | np.bool_):
         raise InvalidArgumentError(f"{where}: passes is {passes!r}, not True or False")
-    return Option(option.target, int(move), bool(passes))
+    return Option(option.target, move, bool(passes))
 
 
 # ---------------------------------------------------------------------------
