@@ -6,8 +6,9 @@ off) already give one axis; what is left is the order of the states within each 
 which decides how many edges cross. :func:`layered_layout` orders them by the
 *barycentre heuristic* (Sugiyama, Tagawa and Toda 1981): each state moves to the mean
 position of its neighbours in other layers, and the layer is sorted again; a few rounds
-settle most crossings. Each round is a handful of whole-array operations over the edges,
-so a million states take about a second, not minutes.
+settle most crossings. Each round is one pass over the edges, a layer at a time in numpy,
+so Super Six at 130 pegs (48,396 states) takes about a second, where Graphviz takes
+minutes (docs/performance.md).
 
 A graph without layers is laid out by its distance from the start in moves
 (:func:`distance_layers`); states the start cannot reach go after the farthest.
