@@ -1,13 +1,18 @@
 """Super Six results built from solutions: the start value of every game size at once.
 
 A position's value does not depend on how many pegs the game started with, only on the
-position, so one solve at the largest total serves every smaller total under the ``free``
-rules: the start of a game with ``n`` pegs, hands split evenly, is the position
-``0/ceil(n/2)/floor(n/2)`` of the big table. Under the ``first-round`` rules the first
-round has positions of its own, so each total is one small solve of its own.
+position, so one solve at the largest total serves every smaller total: under the
+``free`` rules the start of a game with ``n`` pegs, hands split evenly, is the position
+``0/ceil(n/2)/floor(n/2)`` of the big table; under the ``first-round`` rules each player's
+first throw is forced, and after those two throws play is normal, so the start value is
+the chance-weighted sum over the two throws of values the same table holds (the decision
+positions of both rule sets are the same positions with the same values).
+
+:func:`throw_values` spreads a position's P_roll over the die: for each throw (a peg
+placed, a peg taken back, a peg down the pit) the mover's win probability after it.
 
 The interactive page (:mod:`gamegraph.renderers.heatmap`) shows these values beside its
-slider; it is given them, and computes nothing itself.
+slider and on hover; it is given them, and computes nothing itself.
 
 :func:`solve_game` solves one game and wraps the solution with its decision table in a
 :class:`SuperSixSolve`, which prints a short summary, displays as HTML in Jupyter (start
@@ -21,8 +26,8 @@ Examples
 >>> table = decision_table(solve(build(SuperSix(pegs=8)), exact=True))
 >>> start_values(table, [4, 5, 6], "free")[4]       # Jehn's P(0/2/2)
 Fraction(36, 41)
->>> round(float(start_values(table, [4], "first-round")[4]), 6)    # 3523/4428
-0.795619
+>>> start_values(table, [4], "first-round")[4]     # 3523/4428, without a solve
+Fraction(3523, 4428)
 >>> solve_game(SuperSix(pegs=4), exact=True)
 <SuperSixSolve 2 + 2 pegs (free rules): 10 positions, start value 36/41, 10 roll / 0 stop>
 """
@@ -32,14 +37,22 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 
 from .._extras import require
 from .._tables import Table, exact_digits, format_value
 from ..build import build
-from ..errors import UnknownNameError
-from ..games.supersix import RULESETS, DecisionTable, SuperSix, decision_table, strategy_string
+from ..errors import InvalidArgumentError, UnknownNameError
+from ..games.supersix import (
+    RULESETS,
+    SOCKETS,
+    DecisionTable,
+    SuperSix,
+    decision_table,
+    strategy_string,
+)
 from ..solve import Solution, solve
 
 #: The decision table's columns, as :meth:`SuperSixSolve.to_pandas` and the JSON file hold them.
@@ -55,29 +68,136 @@ def start_values(table, totals, rules: str) -> dict:
     Parameters
     ----------
     table : gamegraph.games.supersix.DecisionTable
-        A decision table covering the largest total (used under the ``free`` rules).
+        A decision table covering the largest total.
     totals : iterable of int
-        Game sizes, in pegs.
+        Game sizes, in pegs (4 or more).
     rules : {"free", "first-round"}
-        Under ``free`` every value is read from ``table`` and nothing is solved; under
-        ``first-round`` one small game is solved per total (floats).
+        Under ``free`` a start value is the table's P_roll at ``0/ceil(n/2)/floor(n/2)``;
+        under ``first-round`` it is the first round's two forced throws weighted by their
+        chances, over values the table holds. Nothing is solved.
 
     Returns
     -------
     dict
-        Values as the table holds them (Fractions from an exact table) under ``free``,
-        floats under ``first-round``.
+        Values as the table holds them: Fractions from an exact table, floats otherwise.
     """
     if rules not in RULESETS:
         raise UnknownNameError("rule set", rules, RULESETS)
+    totals = list(totals)
+    if not totals:
+        return {}
+    value = _position_values(table, max(totals))
+    one = Fraction(1) if len(table) and isinstance(table.p_roll[0], Fraction) else 1.0
     starts = {}
     for total in totals:
         hands = (total - total // 2, total // 2)
         if rules == "free":
-            starts[total] = table.p_roll[table.lookup(0, *hands)]
+            starts[total] = value(0, *hands)
         else:
-            starts[total] = solve(build(SuperSix(hands=hands, rules=rules))).start_value
+            # The first player's forced throw, then the second's; normal play after both.
+            second = partial(_forced_throw, after=value, one=one)
+            starts[total] = _forced_throw(0, *hands, after=second, one=one)
     return starts
+
+
+def _forced_throw(b, c, o, *, after, one):
+    """The thrower's win probability at b/c/o when the turn passes after this one throw,
+    ``after(b, c, o)`` being the value of the position the opponent then throws from
+    (``one``: 1 as the table's numbers hold it, a Fraction or a float).
+    """
+    chance = throw_chances(b)
+    total = (
+        chance["place"] * (one if c == 1 else one - after(b + 1, o, c - 1)) if b < SOCKETS else 0
+    )
+    if b > 0:
+        total += chance["take"] * (one - after(b - 1, o, c + 1))
+    total += chance["pit"] * (one if c == 1 else one - after(b, o, c - 1))
+    return total if isinstance(one, Fraction) else float(total)
+
+
+def _position_values(table, high: int):
+    """``value(b, c, o)``: P_roll of a position of ``table`` (the value of throwing from it)."""
+    index = _index(table, high)
+
+    def value(b, c, o):
+        row = index[b, c, o]
+        if row < 0:
+            raise InvalidArgumentError(f"position {b}/{c}/{o} is not in the table")
+        return table.p_roll[row]
+
+    return value
+
+
+def _index(table, high: int) -> np.ndarray:
+    """Rows of the table by position: ``index[b, c, o]``, -1 where it holds none."""
+    b, c, o = (np.asarray(v, dtype=np.int64) for v in (table.b, table.c, table.o))
+    size = max(high, int(c.max(initial=0)), int(o.max(initial=0))) + 2
+    index = np.full((SOCKETS + 1, size, size), -1, dtype=np.int64)
+    index[b, c, o] = np.arange(len(b))
+    return index
+
+
+#: What each throw of the die does, in the order :func:`throw_values` gives them.
+THROWS = ("place", "take", "pit")
+
+
+def throw_chances(b: int) -> dict:
+    """The chance of each throw with ``b`` pegs on the lid, as Fractions (0 when it cannot
+    happen): a number whose socket is empty places a peg, one whose socket is full takes it
+    back and passes the turn, a six sends a peg down the pit.
+
+    >>> throw_chances(1)
+    {'place': Fraction(2, 3), 'take': Fraction(1, 6), 'pit': Fraction(1, 6)}
+    """
+    return {
+        "place": Fraction(SOCKETS - b, 6),
+        "take": Fraction(b, 6),
+        "pit": Fraction(1, 6),
+    }
+
+
+def throw_values(table) -> dict:
+    """For every position of ``table``: the mover's win probability after each throw.
+
+    After placing a peg or dropping one down the pit the mover chooses again (P_choice of
+    the new position, 1 when the hand is empty); after taking a peg back the turn passes
+    (1 - P_roll of the opponent's position). ``sum(throw_chances(b)[t] * values[t])`` is the
+    position's P_roll.
+
+    Returns
+    -------
+    dict
+        ``"place"``, ``"take"``, ``"pit"`` -> float arrays aligned with the table, NaN where
+        the throw cannot happen (no empty socket, or no peg to take).
+
+    Examples
+    --------
+    >>> from gamegraph import build, solve
+    >>> from gamegraph.games.supersix import SuperSix, decision_table
+    >>> table = decision_table(solve(build(SuperSix(pegs=6))))
+    >>> after = throw_values(table)
+    >>> row = table.lookup(4, 1, 1)
+    >>> [round(float(after[t][row]), 4) for t in THROWS]    # the last peg placed or pitted wins
+    [1.0, 0.2863, 1.0]
+    """
+    b, c, o = (np.asarray(v, dtype=np.int64) for v in (table.b, table.c, table.o))
+    index = _index(table, int((b + c + o).max(initial=0)))
+    p_roll = np.asarray(table.p_roll, dtype=float)
+    p_choice = np.asarray(table.p_choice, dtype=float)
+
+    def read(values, bb, cc, oo, where):
+        out = np.full(len(b), np.nan)
+        rows = index[bb[where], cc[where], oo[where]]
+        out[where] = values[rows]
+        return out
+
+    emptied = c == 1
+    place = read(p_choice, b + 1, c - 1, o, (b < SOCKETS) & ~emptied)
+    place[(b < SOCKETS) & emptied] = 1.0
+    take = 1.0 - read(p_roll, b - 1, o, c + 1, b > 0)
+    pit = read(p_choice, b, c - 1, o, ~emptied)
+    pit[emptied] = 1.0
+    return {"place": place, "take": take, "pit": pit}
 
 
 def _number(value, exact: bool):
