@@ -354,9 +354,15 @@ def crossings(graph: StateGraph, layout: Layout) -> int:
 
 def _crossings_by_merging(upper, lower, row, place) -> int:
     """Crossings between neighbouring rows in numpy: per row pair, the inversions of the
-    lower ends' places once the edges are sorted by their upper ends' places.
+    lower ends' places once the edges are sorted by their upper ends' places. The places
+    are whole numbers from 0 (:meth:`_Gaps._ranks`).
     """
-    # One sort for every row pair: by the upper row, the upper place, the lower place.
+    # One sort for every row pair: by the upper row, the upper place, the lower place,
+    # as one key when it fits (a lexsort and its gathers took 60 % of Ur's count).
+    span = int(place.max()) + 1
+    if (int(row.max()) + 1) * span * span < 2**62:
+        key = np.sort((row[upper] * span + place[upper]) * span + place[lower])
+        return _inversions(key % span, key // (span * span))
     order = np.lexsort((place[lower], place[upper], row[upper]))
     upper, lower = upper[order], lower[order]
     return _inversions(place[lower], row[upper])
