@@ -240,7 +240,7 @@ SUPERSIX_STRATEGY_STICKS = range(4, 21)
 
 def supersix_section(folder: Path, step) -> tuple[str, list]:
     """Super Six: interactive page, static maps, start values and strategy strings."""
-    from gamegraph.analysis.supersix import start_values
+    from gamegraph.analysis.supersix import start_values, throw_values
     from gamegraph.games.supersix import (
         PUBLISHED_STRATEGIES,
         RULESETS,
@@ -257,11 +257,8 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
         table = decision_table(solve(build(SuperSix(pegs=high))))
         exact_table = decision_table(solve(build(SuperSix(hands=(10, 10))), exact=True))
         # The page's slider moves one peg at a time: every total gets its start value
-        # (read from the table, free rules); the first-round rules solve only the tabled ones.
-        starts = {
-            rules: start_values(table, range(4, high + 1) if rules == "free" else tabled, rules)
-            for rules in RULESETS
-        }
+        # under both rule sets, read from the table (nothing more is solved).
+        starts = {rules: start_values(table, range(4, high + 1), rules) for rules in RULESETS}
     items = []
     with step("supersix: interactive page"):
         name = f"supersix-{SUPERSIX_PEGS}.html"
@@ -271,8 +268,9 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
                 table,
                 pegs=SUPERSIX_PEGS,
                 pegs_range=(4, high),
-                start_values=starts["free"],
+                start_values=starts,
                 rules_name="free",
+                after_throws=throw_values(table),
             ),
         )
     with step("supersix: static maps"):

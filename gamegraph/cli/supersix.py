@@ -8,7 +8,9 @@ import sys
 from ._common import FORMATS, Parser, add_quiet, whole
 from .report import add_report_command
 
-HEATMAP_DEFAULT_HIGH = 60
+#: The default page's largest total: 130 pegs (48,396 positions), a 14 MB page written in
+#: about 3 s (docs/games/supersix.md, The interactive page).
+HEATMAP_DEFAULT_HIGH = 130
 #: The most pegs `supersix lp` takes: HiGHS's time grows with about the square of the
 #: positions, 34 s at 40 pegs here (benchmarks/bench_memory.py), so 100 pegs would take
 #: half an hour.
@@ -34,7 +36,8 @@ def add_commands(subparsers) -> None:
             "--pegs",
             type=whole(-(10**9), "pegs"),
             default=None,
-            help="total pegs, split evenly (default 40)",
+            help="total pegs, split evenly; an odd total gives the first player "
+            "the extra peg (default 40)",
         )
         parser.add_argument(
             "--hands",
@@ -94,8 +97,8 @@ def add_commands(subparsers) -> None:
         nargs=2,
         metavar=("LOW", "HIGH"),
         default=None,
-        help="totals on the slider, which moves one peg at a time "
-        f"(default 4 to max(pegs, {HEATMAP_DEFAULT_HIGH}))",
+        help="totals on the slider, which moves one peg at a time; both rule sets are "
+        f"on the page, --rules is shown first (default 4 to max(pegs, {HEATMAP_DEFAULT_HIGH}))",
     )
     heatmap.add_argument("-o", "--output", required=True, help="the page to write (.html)")
     heatmap.set_defaults(run=_heatmap)
@@ -137,7 +140,10 @@ def _rules(args):
 
             raise InvalidArgumentError("give --pegs or --hands, not both")
         return SuperSix(hands=tuple(args.hands), rules=args.rules)
-    return SuperSix(pegs=40 if args.pegs is None else args.pegs, rules=args.rules)
+    pegs = 40 if args.pegs is None else args.pegs
+    if pegs % 2 and pegs >= 3:  # as the page's slider: the first player holds the odd peg
+        return SuperSix(hands=(pegs - pegs // 2, pegs // 2), rules=args.rules)
+    return SuperSix(pegs=pegs, rules=args.rules)
 
 
 def _rows_json(payload: dict, rows: str) -> str:
@@ -255,10 +261,10 @@ def _strategy(args, out):
 
 def _heatmap(args, out):
     from .._files import check_output
-    from ..analysis.supersix import start_values
+    from ..analysis.supersix import start_values, throw_values
     from ..build import build
     from ..errors import InvalidArgumentError
-    from ..games.supersix import SuperSix, decision_table
+    from ..games.supersix import RULESETS, SuperSix, decision_table
     from ..renderers.heatmap import figure
     from ..solve import solve
 
@@ -270,13 +276,14 @@ def _heatmap(args, out):
             f"--range {low} {high} must contain the total pegs {rules.pegs} (LOW <= HIGH)"
         )
     table = decision_table(solve(build(SuperSix(hands=(high - high // 2, high // 2)))))
-    starts = start_values(table, range(low, high + 1), rules.rules)
+    totals = range(low, high + 1)
     figure(
         table,
         pegs=rules.pegs,
         pegs_range=(low, high),
-        start_values=starts,
+        start_values={name: start_values(table, totals, name) for name in RULESETS},
         rules_name=rules.rules,
+        after_throws=throw_values(table),
     ).save(args.output)
     out.write(f"wrote {args.output}\n")
 

@@ -2,20 +2,28 @@
 
 Six heatmaps, one per number of pegs on the lid (b = 0..5), with the mover's pegs (c) on
 x and the opponent's (o) on y. Three buttons switch between the decision (roll or stop),
-the win probability P_choice and the margin P_roll - P_end; a slider changes the total
-pegs. Hovering shows the position and the three probabilities. Colour scales are fixed
-across panels and totals (one shared colour axis), so a colour means the same everywhere.
+the win probability P_choice and the margin P_roll - P_end; two more between the rule
+sets; a slider changes the total pegs. The start cell of the game shown (0/ceil(n/2)/
+floor(n/2)) is outlined and labelled "start". Hovering shows the position, the three
+probabilities and each throw of the die: its chance and the mover's win probability after
+it. Colour scales are fixed across panels and totals (one shared colour axis), so a colour
+means the same everywhere.
 
 A position's value does not depend on how many pegs the game started with, only on the
 position, so one decision table at the largest total serves every total on the slider and
 the figure holds each position once: a slider step only narrows the axes to the smaller
-game and masks the positions it cannot reach (``b + c + o > total``). The figure draws
-what it is given: the table, and the first player's start value for each total, shown
-in the title (:func:`gamegraph.analysis.supersix.start_values` computes them).
+game and masks the positions it cannot reach (``b + c + o > total``). The rule sets differ
+only in the first round (one forced throw each under ``first-round``), so every decision
+position, and every cell, is the same under both: a rule set changes the title's start
+value. The figure draws what it is given: the table, each rule set's start value for each
+total (:func:`gamegraph.analysis.supersix.start_values`) and, for the hover, the value
+after each throw (:func:`gamegraph.analysis.supersix.throw_values`).
 
-Menus and slider are plotly's own (``layout.updatemenus``, ``layout.sliders``); the only
-script on the page is :data:`HASH_SCRIPT`, which lets a URL hash such as
-``#metric=margin&pegs=8`` select the state when the page opens.
+Menus and slider are plotly's own (``layout.updatemenus``, ``layout.sliders``). The page's
+one script of its own is :data:`HASH_SCRIPT`: it applies the rule-set buttons (which need
+it: in a notebook the figure keeps the rule set it was made with), reads a URL hash such as
+``#rules=first-round&pegs=8&metric=margin`` when the page opens and writes the hash back
+whenever the view changes, so the address of a view can be shared.
 
 Examples
 --------
@@ -23,12 +31,14 @@ Examples
 >>> from gamegraph.games.supersix import SuperSix, decision_table
 >>> from gamegraph.analysis.supersix import start_values
 >>> table = decision_table(solve(build(SuperSix(pegs=8))))
->>> fig = figure(table, pegs=6, pegs_range=(4, 8),
-...              start_values=start_values(table, range(4, 9), "free"), rules_name="free")
+>>> starts = {rules: start_values(table, range(4, 9), rules) for rules in ("free", "first-round")}
+>>> fig = figure(table, pegs=6, pegs_range=(4, 8), start_values=starts, rules_name="free")
 >>> len(fig.data), [step.label for step in fig.layout.sliders[0].steps]
 (12, ['4', '5', '6', '7', '8'])
->>> fig.layout.title.text
-'Super Six (free rules), 6 pegs (3 + 3): the first player wins 76.681 % from the start'
+>>> [button.name for button in fig.layout.updatemenus[1].buttons]
+['free', 'first-round']
+>>> fig.layout.title.text.split("<br>")[:2]
+['Super Six (free rules), 6 pegs (3 + 3)', 'the first player wins 76.681 % from the start']
 """
 
 from __future__ import annotations
@@ -42,11 +52,21 @@ from .interactive import InteractiveFigure, page_html
 
 METRICS = ("decision", "choice", "margin")
 LIDS = range(6)
+SOCKETS = 5
+LOWEST = 4  # the smallest total on the slider: the first with a decision to make
 MARGIN_LINEAR_BELOW = 1e-4  # the margin's colour is a signed logarithm, linear below this
 TEXT_MAX_CELLS = 16  # cell text is shown on panels at most this many cells across
+GAP_MAX_CELLS = 40  # cells are parted by a 1-pixel gap on panels at most this many across
+START = 6  # the index of the start cell's label in ``layout.annotations``
 _MASK = "rgba(255,255,255,1)"
 _CLEAR = "rgba(255,255,255,0)"
 _LABELS = {"decision": "roll or stop", "choice": "P_choice", "margin": "P_roll − P_end"}
+#: What the subtitle says of each rule set (a rule set not named here is shown by name).
+RULES_NOTES = {
+    "free": "free rules: after each throw that takes no peg you may throw again or stop",
+    "first-round": "first-round rules: one throw each in the first round, then as free; "
+    "the cells are the same, only the start value differs",
+}
 
 
 class SuperSixPage(InteractiveFigure):
@@ -63,13 +83,18 @@ class SuperSixPage(InteractiveFigure):
     def to_page(self, *, post_script: str | None = None) -> str:
         """The offline page's HTML (plotly.js inline), with :data:`HASH_SCRIPT` by default."""
         text = page_html(self, post_script=HASH_SCRIPT if post_script is None else post_script)
-        rules = html_text((self.layout.meta or {}).get("rules", ""))
-        title = f"<title>Super Six: when to roll ({rules} rules)</title>"
+        title = "<title>Super Six: when to roll</title>"
         return text.replace("<head>", f"<head>{title}", 1)
 
 
 def figure(
-    table, *, pegs: int, pegs_range: tuple[int, int], start_values: dict, rules_name: str
+    table,
+    *,
+    pegs: int,
+    pegs_range: tuple[int, int],
+    start_values: dict,
+    rules_name: str,
+    after_throws: dict | None = None,
 ) -> SuperSixPage:
     """The interactive roll/stop maps as a plotly figure.
 
@@ -80,31 +105,46 @@ def figure(
     pegs : int
         Total shown first.
     pegs_range : (int, int)
-        The slider's lowest and highest total; it moves one peg at a time (an odd total
-        gives the first player the extra peg).
+        The slider's lowest (4 or more) and highest total; it moves one peg at a time (an
+        odd total gives the first player the extra peg).
     start_values : dict
-        Total pegs -> the first player's win probability at the start, shown in the
-        title (see :func:`gamegraph.analysis.supersix.start_values`); a total without
-        one is shown without it.
+        Rule set -> {total pegs -> the first player's win probability at the start}, one
+        button per rule set (see :func:`gamegraph.analysis.supersix.start_values`); a
+        total without a value is shown without it.
     rules_name : str
-        The rule set's name, shown in the title.
+        The rule set shown first, one of ``start_values``.
+    after_throws : dict, optional
+        ``"place"``, ``"take"``, ``"pit"`` -> the mover's win probability after that
+        throw, aligned with the table (:func:`gamegraph.analysis.supersix.throw_values`);
+        the hover shows each throw's chance, and with these its outcome.
 
     Returns
     -------
     SuperSixPage
         An :class:`~gamegraph.renderers.interactive.InteractiveFigure`: traces 0-5 are
-        the panels (lid 0..5), 6-11 the masks over positions a smaller game cannot reach.
-        ``layout.meta`` holds the rule set, the totals, the number of positions and the
-        start values as plain data.
+        the panels (lid 0..5), 6-11 the masks over positions a smaller game cannot reach;
+        ``layout.shapes[0]`` outlines the start cell and ``layout.annotations[6]`` labels
+        it. ``layout.meta`` holds the rule sets, the totals, the number of positions, the
+        start values and every title as plain data.
     """
     low, high = (int(v) for v in pegs_range)
-    if not 4 <= low <= pegs <= high:
+    if not LOWEST <= low <= pegs <= high:
         raise InvalidArgumentError(
-            f"pegs_range {low}..{high} must contain the total pegs {pegs} and start at 4 or more"
+            f"pegs_range {low}..{high} must contain the total pegs {pegs} "
+            f"and start at {LOWEST} or more"
+        )
+    if not all(isinstance(rules, str) for rules in start_values):
+        raise InvalidArgumentError(
+            "start_values maps each rule set's name to its {total: start value} dict, "
+            "such as {'free': {4: 0.878}}"
+        )
+    if rules_name not in start_values:
+        raise InvalidArgumentError(
+            f"rules_name {rules_name!r} has no start values; given: {', '.join(start_values)}"
         )
     if len(table) and int(np.max(np.asarray(table.b) + table.c + table.o)) < high:
         raise InvalidArgumentError(f"the decision table does not cover {high} pegs")
-    grids = _grids(table, high)
+    grids = _grids(table, high, after_throws)
     limit = grids["margin_limit"]
     traces = []
     for lid in LIDS:
@@ -122,14 +162,8 @@ def figure(
                 coloraxis="coloraxis",
                 xaxis=_axis("x", lid),
                 yaxis=_axis("y", lid),
-                xgap=1,
-                ygap=1,
                 hoverongaps=False,
-                hovertemplate=(
-                    f"{lid} on the lid · you %{{x}} · opponent %{{y}}<br>"
-                    "P_roll %{customdata[0]:.6f}<br>P_end %{customdata[1]:.6f}<br>"
-                    "P_choice %{customdata[2]:.6f}<br>best: %{customdata[3]}<extra></extra>"
-                ),
+                hovertemplate=_hover(lid, after_throws is not None),
             )
         )
     for lid in LIDS:
@@ -149,6 +183,11 @@ def figure(
                 yaxis=_axis("y", lid),
             )
         )
+    totals = range(low, high + 1)
+    titles = {
+        str(rules): {str(total): _title(rules, total, starts.get(total)) for total in totals}
+        for rules, starts in start_values.items()
+    }
     layout = _layout(limit)
     # What the page shows, as data (``layout.meta``, kept in the page's JSON).
     layout["meta"] = {
@@ -156,33 +195,28 @@ def figure(
         "pegs": pegs,
         "range": [low, high],
         "positions": grids["positions"],
-        "start": {str(k): float(v) for k, v in sorted(start_values.items()) if low <= k <= high},
+        "start": {
+            str(rules): {str(k): float(v) for k, v in sorted(starts.items()) if low <= k <= high}
+            for rules, starts in start_values.items()
+        },
+        "titles": titles,
     }
-    steps = [_step(total, start_values.get(total), rules_name) for total in range(low, high + 1)]
+    steps = [_step(total, titles[rules_name][str(total)]) for total in totals]
     layout["sliders"] = [
         dict(
             active=pegs - low,
             currentvalue={"prefix": "total pegs: ", "font": {"size": 14}},
             pad={"t": 30},
             x=0.02,
-            len=0.9,
+            len=0.96,
             y=0,
             yanchor="top",
             steps=steps,
         )
     ]
     layout["updatemenus"] = [
-        dict(
-            type="buttons",
-            direction="right",
-            active=0,
-            showactive=True,
-            x=0.02,
-            xanchor="left",
-            y=1.05,
-            yanchor="bottom",
-            pad={"r": 4, "t": 0},
-            buttons=[
+        _menu(
+            [
                 dict(
                     name=metric,
                     label=_LABELS[metric],
@@ -198,7 +232,21 @@ def figure(
                 )
                 for metric in METRICS
             ],
-        )
+            active=0,
+            x=0,
+            xanchor="left",
+        ),
+        # The rule set changes only the title; HASH_SCRIPT applies it ("skip": plotly
+        # marks the button and leaves the rest to the page).
+        _menu(
+            [
+                dict(name=str(rules), label=f"{html_text(rules)} rules", method="skip", args=[])
+                for rules in start_values
+            ],
+            active=list(start_values).index(rules_name),
+            x=1,
+            xanchor="right",
+        ),
     ]
     shown = steps[pegs - low]["args"]
     for key, value in shown[1].items():
@@ -210,7 +258,13 @@ def figure(
 
 
 def page(
-    table, *, pegs: int, pegs_range: tuple[int, int], start_values: dict, rules_name: str
+    table,
+    *,
+    pegs: int,
+    pegs_range: tuple[int, int],
+    start_values: dict,
+    rules_name: str,
+    after_throws: dict | None = None,
 ) -> str:
     """HTML text of the offline page: :func:`figure`'s :meth:`SuperSixPage.to_page`."""
     fig = figure(
@@ -219,6 +273,7 @@ def page(
         pegs_range=pegs_range,
         start_values=start_values,
         rules_name=rules_name,
+        after_throws=after_throws,
     )
     return fig.to_page()
 
@@ -234,7 +289,43 @@ def signed_log(x):
     return np.sign(x) * np.log10(1 + np.abs(x) / MARGIN_LINEAR_BELOW)
 
 
-def _grids(table, high: int) -> dict:
+def start_cell(total: int) -> tuple[int, int]:
+    """The start of a game of ``total`` pegs on the lid-0 panel: (your pegs, theirs)."""
+    return total - total // 2, total // 2
+
+
+def _title(rules: str, total: int, start) -> str:
+    """The title: game, size and start value, then in small type what the rule set means."""
+    first, second = start_cell(total)
+    text = f"Super Six ({html_text(rules)} rules), {total} pegs ({first} + {second})"
+    if start is not None:
+        text += f"<br>the first player wins {100 * float(start):.3f} % from the start"
+    note = html_text(RULES_NOTES.get(rules, f"{rules} rules"))
+    return f'{text}<br><span style="font-size:12px">{note}</span>'
+
+
+def _hover(lid: int, with_outcomes: bool) -> str:
+    """A panel's hover: the position, the three probabilities, and the die's throws."""
+    lines = [
+        f"{lid} on the lid · you %{{x}} · opponent %{{y}}"
+        + ("%{customdata[7]}" if lid == 0 else ""),
+        "P_roll %{customdata[0]:.6f} · P_end %{customdata[1]:.6f}",
+        "P_choice %{customdata[2]:.6f} · best: %{customdata[3]}",
+        "if you roll, the die:",
+    ]
+    throws = (
+        (SOCKETS - lid, "1–5 on an empty socket: you place a peg", 4),
+        (lid, "1–5 on a full socket: you take it back, the turn passes", 5),
+        (1, "6: a peg goes down the pit", 6),
+    )
+    for sixths, what, column in throws:
+        if sixths:
+            after = f"; then you win %{{customdata[{column}]:.4f}}" if with_outcomes else ""
+            lines.append(f"  {sixths}/6 {what}{after}")
+    return "<br>".join(lines) + "<extra></extra>"
+
+
+def _grids(table, high: int, after_throws) -> dict:
     """Per panel: the square grid of every metric, the hover data and the pegs needed."""
     b, c, o = (np.asarray(v, dtype=np.int64) for v in (table.b, table.c, table.o))
     p_roll = np.array([float(v) for v in table.p_roll])
@@ -244,6 +335,12 @@ def _grids(table, high: int) -> dict:
     margin = p_roll - p_end
     inside = b + c + o <= high
     limit = float(np.max(np.abs(margin[inside]))) if inside.any() else 1.0
+    after = [
+        np.round(np.asarray(after_throws[t], dtype=float), 6)
+        if after_throws is not None
+        else np.full(len(b), np.nan)
+        for t in ("place", "take", "pit")
+    ]
     panels = []
     for lid in LIDS:
         size = max(high - lid - 1, 0)
@@ -267,17 +364,23 @@ def _grids(table, high: int) -> dict:
             "choice": grid([f"{v:.2f}".lstrip("0") for v in choice[keep]], ""),
             "margin": grid([_short(v) for v in margin[keep]], ""),
         }
-        custom = grid(
-            [
-                [round(r, 8), round(e, 8), round(h, 8), "roll" if d else "stop"]
-                for r, e, h, d in zip(
-                    p_roll[keep].tolist(),
-                    p_end[keep].tolist(),
-                    choice[keep].tolist(),
-                    kept_roll.tolist(),
-                )
-            ]
-        )
+        outcomes = zip(*(np.where(np.isnan(a[keep]), None, a[keep]).tolist() for a in after))
+        cells = [
+            [round(r, 8), round(e, 8), round(h, 8), "roll" if d else "stop", *throws]
+            for r, e, h, d, throws in zip(
+                p_roll[keep].tolist(),
+                p_end[keep].tolist(),
+                choice[keep].tolist(),
+                kept_roll.tolist(),
+                outcomes,
+            )
+        ]
+        if lid == 0:  # the start of every game, labelled where the hands are split evenly
+            for cell, mine, theirs in zip(cells, c[keep].tolist(), o[keep].tolist()):
+                total = mine + theirs
+                is_start = start_cell(total) == (mine, theirs) and total >= LOWEST
+                cell.append(f" · the start of a {total}-peg game" if is_start else "")
+        custom = grid(cells)
         needed = [[lid + cc + oo for cc in range(1, size + 1)] for oo in range(1, size + 1)]
         panels.append({"size": size, "z": z, "text": text, "custom": custom, "needed": needed})
     return {"panels": panels, "margin_limit": limit or 1.0, "positions": int(inside.sum())}
@@ -288,25 +391,38 @@ def _short(margin: float) -> str:
     return f"{margin:+.2f}".replace("0.", ".", 1).replace("-", "−")
 
 
+def _menu(buttons: list, *, active: int, x: float, xanchor: str) -> dict:
+    return dict(
+        type="buttons",
+        direction="right",
+        active=active,
+        showactive=True,
+        x=x,
+        xanchor=xanchor,
+        y=1.055,
+        yanchor="bottom",
+        pad={"r": 2, "l": 2, "t": 0, "b": 0},
+        font={"size": 12},
+        buttons=buttons,
+    )
+
+
 def _colour_axis(metric: str, limit: float) -> dict:
     if metric == "decision":
         return {
             "colorscale": [[0, "#d62728"], [0.5, "#d62728"], [0.5, "#2ca02c"], [1, "#2ca02c"]],
             "cmin": 0,
             "cmax": 1,
-            "colorbar": {
-                "title": {"text": "decision"},
-                "tickvals": [0.25, 0.75],
-                "ticktext": ["stop", "roll"],
-                "len": 0.5,
-            },
+            "colorbar": _colour_bar(
+                "decision", len=0.4, tickvals=[0.25, 0.75], ticktext=["stop", "roll"]
+            ),
         }
     if metric == "choice":
         return {
             "colorscale": "Viridis",
             "cmin": 0,
             "cmax": 1,
-            "colorbar": {"title": {"text": "P_choice"}, "len": 0.8},
+            "colorbar": _colour_bar("P_choice"),
         }
     top = float(signed_log(limit))
     values = [v for v in (-1, -0.1, -0.01, -0.001, 0, 0.001, 0.01, 0.1, 1) if abs(v) <= limit]
@@ -315,29 +431,49 @@ def _colour_axis(metric: str, limit: float) -> dict:
         "reversescale": True,
         "cmin": -top,
         "cmax": top,
-        "colorbar": {
-            "title": {"text": "P_roll − P_end"},
-            "tickvals": [round(float(signed_log(v)), 6) for v in values],
-            "ticktext": [f"{v:g}" for v in values],
-            "len": 0.8,
-        },
+        "colorbar": _colour_bar(
+            "P_roll − P_end",
+            tickvals=[round(float(signed_log(v)), 6) for v in values],
+            ticktext=[f"{v:g}" for v in values],
+        ),
+    }
+
+
+def _colour_bar(title: str, *, len: float = 0.8, **ticks) -> dict:
+    """A thin colour bar with its title above, so narrow pages keep room for the panels."""
+    return {
+        "title": {"text": title, "side": "top", "font": {"size": 12}},
+        "len": len,
+        "thickness": 14,
+        "x": 1.0,
+        "xpad": 6,
+        **ticks,
     }
 
 
 def _layout(limit: float) -> dict:
     layout = {
-        "height": 860,
-        "margin": {"t": 110, "l": 60, "r": 40, "b": 120},
+        "autosize": True,
+        "height": 880,
+        "margin": {"t": 165, "l": 50, "r": 20, "b": 110},
         "plot_bgcolor": "white",
         "showlegend": False,
         "hovermode": "closest",
+        "hoverlabel": {"align": "left"},
         "coloraxis": _colour_axis("decision", limit),
-        "title": {"x": 0.02, "xanchor": "left", "y": 0.985, "font": {"size": 17}},
+        "title": {
+            "x": 0.01,
+            "xanchor": "left",
+            "y": 0.982,
+            "yanchor": "top",
+            "font": {"size": 16},
+        },
         "annotations": [],
+        "shapes": [],
     }
     for lid in LIDS:
         col, row = lid % 3, lid // 3
-        x0, x1 = col / 3 + 0.04, (col + 1) / 3 - 0.02
+        x0, x1 = col / 3 + 0.045, (col + 1) / 3 - 0.02
         y1 = 1 - row * 0.53
         y0 = y1 - 0.43
         common = {"tick0": 0, "ticks": "outside", "showgrid": False, "zeroline": False}
@@ -351,7 +487,7 @@ def _layout(limit: float) -> dict:
         layout[_axis("yaxis", lid)] = {
             "domain": [y0, y1],
             "anchor": _axis("x", lid),
-            "title": {"text": "opponent's pegs", "standoff": 4},
+            "title": {"text": "opponent's pegs", "standoff": 2},
             "scaleanchor": _axis("x", lid),
             "constrain": "domain",
             **common,
@@ -368,6 +504,33 @@ def _layout(limit: float) -> dict:
                 "font": {"size": 13},
             }
         )
+    # The start cell: an outline (a cue besides colour) and a label with an arrow; the
+    # slider moves both (their coordinates are set by each step).
+    layout["shapes"].append(
+        {
+            "type": "rect",
+            "xref": "x",
+            "yref": "y",
+            "line": {"color": "black", "width": 2.5},
+            "fillcolor": "rgba(0,0,0,0)",
+            "layer": "above",
+        }
+    )
+    layout["annotations"].append(
+        {
+            "text": "<b>start</b>",
+            "xref": "x",
+            "yref": "y",
+            "showarrow": True,
+            "arrowhead": 2,
+            "arrowwidth": 1.5,
+            "ax": 28,
+            "ay": -28,
+            "bgcolor": "rgba(255,255,255,0.85)",
+            "bordercolor": "black",
+            "font": {"size": 12},
+        }
+    )
     return layout
 
 
@@ -377,24 +540,38 @@ def _axis(prefix: str, lid: int) -> str:
 
 
 def _dtick(size: int) -> int:
-    return 1 if size <= 12 else 2 if size <= 24 else 5 if size <= 60 else 10
+    return 1 if size <= 12 else 2 if size <= 24 else 5 if size <= 60 else 10 if size <= 100 else 20
 
 
-def _step(total: int, start, rules_name: str) -> dict:
-    """One slider step: narrow the axes, move the masks, show text where it fits."""
-    first, second = total - total // 2, total // 2
-    title = f"Super Six ({html_text(rules_name)} rules), {total} pegs ({first} + {second})"
-    if start is not None:
-        title += f": the first player wins {100 * float(start):.3f} % from the start"
+def _step(total: int, title: str) -> dict:
+    """One slider step: narrow the axes, move the masks and the start cell's marks, show
+    text where it fits, and the title of the rule set the figure was made with.
+    """
     relayout = {"title.text": title}
-    texttemplate = []
+    texttemplate, gap = [], []
     for lid in LIDS:
         size = max(total - lid - 1, 0)
         for name in ("xaxis", "yaxis"):
             relayout[f"{_axis(name, lid)}.range"] = [0.5, max(size, 1) + 0.5]
             relayout[f"{_axis(name, lid)}.dtick"] = _dtick(size)
         texttemplate.append("%{text}" if 0 < size <= TEXT_MAX_CELLS else "")
+        # Past GAP_MAX_CELLS a cell is a pixel or two: a gap would wash its colour out.
+        gap.append(1 if size <= GAP_MAX_CELLS else 0)
     texttemplate += [""] * len(LIDS)
+    gap += [0] * len(LIDS)
+    mine, theirs = start_cell(total)
+    # The outline is the cell itself up to 30 pegs, then wider, so it stays in sight.
+    half = max(0.5, total / 60)
+    relayout.update(
+        {
+            "shapes[0].x0": mine - half,
+            "shapes[0].x1": mine + half,
+            "shapes[0].y0": theirs - half,
+            "shapes[0].y1": theirs + half,
+            f"annotations[{START}].x": mine,
+            f"annotations[{START}].y": theirs,
+        }
+    )
     # The masks' colour scale turns opaque halfway between total and total + 1 (one value
     # for all twelve traces: the panels take their colours from the colour axis instead).
     zmin = [total - 0.5] * 2 * len(LIDS)
@@ -403,43 +580,81 @@ def _step(total: int, start, rules_name: str) -> dict:
         label=str(total),
         value=str(total),
         method="update",
-        args=[{"texttemplate": texttemplate, "zmin": zmin, "zmax": zmax}, relayout],
+        args=[
+            {"texttemplate": texttemplate, "zmin": zmin, "zmax": zmax, "xgap": gap, "ygap": gap},
+            relayout,
+        ],
     )
 
 
 def _set(layout: dict, dotted: str, value) -> None:
-    """Apply a relayout key such as ``xaxis2.range`` to a layout dict."""
+    """Apply a relayout key such as ``xaxis2.range`` or ``shapes[0].x0`` to a layout dict."""
     *path, last = dotted.split(".")
     node = layout
     for key in path:
-        node = node.setdefault(key, {})
+        if key.endswith("]"):
+            name, index = key[:-1].split("[")
+            node = node[name][int(index)]
+        else:
+            node = node.setdefault(key, {})
     node[last] = value
 
 
-#: The page's only script: a URL hash (``#metric=margin&pegs=8``) applies the same
-#: arguments the buttons and the slider carry, and the body records the state shown
-#: (``data-rendered``, ``data-metric``, ``data-pegs``) for links and tests.
+#: The page's one script. It reads a URL hash (``#rules=free&pegs=8&metric=margin``) when
+#: the page opens and whenever the hash changes, applying the same arguments the buttons
+#: and the slider carry (a value that names no button or step is ignored: nothing read from
+#: the hash is written into the page); applies the rule-set buttons (the title of that rule
+#: set, from ``layout.meta.titles``); and after every change writes the view back into the
+#: hash (``history.replaceState``) and onto the body (``data-rules``, ``data-pegs``,
+#: ``data-metric``, ``data-hash``, ``data-rendered``) for links and tests.
 HASH_SCRIPT = """
 var gd = document.getElementById('{plot_id}');
-function gamegraphMark() {
-  var menu = gd.layout.updatemenus[0], slider = gd.layout.sliders[0];
-  document.body.dataset.metric = menu.buttons[menu.active].name;
-  document.body.dataset.pegs = slider.steps[slider.active].value;
-  document.body.dataset.rendered = 'yes';
+var gamegraphTimer = null;
+function gamegraphState() {
+  var metrics = gd.layout.updatemenus[0], rules = gd.layout.updatemenus[1];
+  var slider = gd.layout.sliders[0];
+  return {rules: rules.buttons[rules.active].name, pegs: slider.steps[slider.active].value,
+          metric: metrics.buttons[metrics.active].name};
 }
-gd.on('plotly_buttonclicked', gamegraphMark);
-gd.on('plotly_sliderchange', gamegraphMark);
-var wanted = new URLSearchParams(location.hash.slice(1)), chain = Promise.resolve();
-var buttons = gd.layout.updatemenus[0].buttons, steps = gd.layout.sliders[0].steps;
-var b = buttons.findIndex(function (x) { return x.name === wanted.get('metric'); });
-var s = steps.findIndex(function (x) { return x.value === wanted.get('pegs'); });
-if (b >= 0) chain = chain.then(function () {
-  var a = buttons[b].args;
-  return Plotly.update(gd, a[0], Object.assign({'updatemenus[0].active': b}, a[1]), a[2]);
-});
-if (s >= 0) chain = chain.then(function () {
-  var a = steps[s].args;
-  return Plotly.update(gd, a[0], Object.assign({'sliders[0].active': s}, a[1]));
-});
-chain.then(gamegraphMark);
+function gamegraphShow() {
+  var state = gamegraphState(), title = gd.layout.meta.titles[state.rules][state.pegs];
+  var done = gd.layout.title.text === title ? Promise.resolve()
+    : Plotly.relayout(gd, {'title.text': title});
+  return done.then(function () {
+    var hash = new URLSearchParams(state).toString();
+    clearTimeout(gamegraphTimer);  // a dragged slider writes the address once it rests
+    gamegraphTimer = setTimeout(function () {
+      history.replaceState(history.state, '', '#' + hash);
+      document.body.dataset.hash = hash;
+    }, 100);
+    var data = document.body.dataset;
+    data.rules = state.rules; data.pegs = state.pegs; data.metric = state.metric;
+    data.rendered = 'yes';
+  });
+}
+function gamegraphApply() {
+  var wanted = new URLSearchParams(location.hash.slice(1)), chain = Promise.resolve();
+  var metrics = gd.layout.updatemenus[0].buttons, rules = gd.layout.updatemenus[1].buttons;
+  var steps = gd.layout.sliders[0].steps;
+  var m = metrics.findIndex(function (x) { return x.name === wanted.get('metric'); });
+  var r = rules.findIndex(function (x) { return x.name === wanted.get('rules'); });
+  var s = steps.findIndex(function (x) { return x.value === wanted.get('pegs'); });
+  if (m >= 0) chain = chain.then(function () {
+    var a = metrics[m].args;
+    return Plotly.update(gd, a[0], Object.assign({'updatemenus[0].active': m}, a[1]), a[2]);
+  });
+  if (r >= 0) chain = chain.then(function () {
+    return Plotly.relayout(gd, {'updatemenus[1].active': r});
+  });
+  if (s >= 0) chain = chain.then(function () {
+    var a = steps[s].args;
+    return Plotly.update(gd, a[0], Object.assign({'sliders[0].active': s}, a[1]));
+  });
+  return chain.then(gamegraphShow);
+}
+gd.on('plotly_buttonclicked', gamegraphShow);
+gd.on('plotly_sliderchange', gamegraphShow);
+gd.on('plotly_update', gamegraphShow);  // a slider step applies after its change event
+window.addEventListener('hashchange', gamegraphApply);
+gamegraphApply();
 """

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from gamegraph import build, solve
-from gamegraph.analysis.supersix import start_values
+from gamegraph.analysis.supersix import start_values, throw_chances, throw_values
 from gamegraph.errors import InvalidArgumentError, UnknownNameError
-from gamegraph.games.supersix import SuperSix, decision_table
+from gamegraph.games.supersix import RULESETS, SuperSix, decision_table
 
 HIGH = 12
 LOW = 4
@@ -24,9 +24,14 @@ def table():
 @pytest.fixture(scope="module")
 def interactive(table):
     heatmap = pytest.importorskip("gamegraph.renderers.heatmap")
-    starts = start_values(table, range(LOW, HIGH + 1), "free")
+    starts = {rules: start_values(table, range(LOW, HIGH + 1), rules) for rules in RULESETS}
     return heatmap.figure(
-        table, pegs=8, pegs_range=(LOW, HIGH), start_values=starts, rules_name="free"
+        table,
+        pegs=8,
+        pegs_range=(LOW, HIGH),
+        start_values=starts,
+        rules_name="free",
+        after_throws=throw_values(table),
     )
 
 
@@ -62,16 +67,70 @@ def test_the_slider_moves_one_peg_at_a_time(interactive):
 
 
 def test_the_title_gives_each_totals_start_value(interactive):
+    titles = interactive.layout.meta["titles"]
     for step in interactive.layout.sliders[0].steps:
         total = int(step.value)
-        own = solve(build(SuperSix(hands=(total - total // 2, total // 2)))).start_value
-        title = step.args[1]["title.text"]
-        assert f"{100 * float(own):.3f} % from the start" in title
-        assert f"{total} pegs ({total - total // 2} + {total // 2})" in title
-    assert (
-        interactive.layout.title.text
-        == interactive.layout.sliders[0].steps[4].args[1]["title.text"]
-    )
+        # The slider carries the titles of the rule set the figure was made with.
+        assert step.args[1]["title.text"] == titles["free"][str(total)]
+        for rules in RULESETS:
+            game = SuperSix(hands=(total - total // 2, total // 2), rules=rules)
+            title = titles[rules][str(total)]
+            assert f"{100 * float(solve(build(game)).start_value):.3f} % from the start" in title
+            assert f"({rules} rules), {total} pegs ({total - total // 2} + {total // 2})" in title
+    assert interactive.layout.title.text == titles["free"]["8"]
+    assert "only the start value differs" in titles["first-round"]["8"]
+
+
+def test_one_button_per_rule_set(interactive):
+    menu = interactive.layout.updatemenus[1]
+    assert [button.name for button in menu.buttons] == list(RULESETS)
+    assert menu.active == 0 and {button.method for button in menu.buttons} == {"skip"}
+    assert interactive.layout.meta["rules"] == "free"
+    assert set(interactive.layout.meta["start"]) == set(RULESETS)
+
+
+def test_the_start_cell_is_outlined_and_labelled(interactive):
+    from gamegraph.renderers.heatmap import START
+
+    label = interactive.layout.annotations[START]
+    outline = interactive.layout.shapes[0]
+    assert label.text == "<b>start</b>" and label.showarrow and label.xref == "x"
+    assert (outline.xref, outline.yref, outline.type) == ("x", "y", "rect")
+    assert (label.x, label.y) == (4, 4)  # the figure opens at 8 pegs: 4 + 4
+    assert (outline.x0, outline.x1, outline.y0, outline.y1) == (3.5, 4.5, 3.5, 4.5)
+    for step in interactive.layout.sliders[0].steps:
+        total = int(step.value)
+        mine, theirs = total - total // 2, total // 2
+        moved = step.args[1]
+        assert (moved[f"annotations[{START}].x"], moved[f"annotations[{START}].y"]) == (
+            mine,
+            theirs,
+        )
+        assert (moved["shapes[0].x0"] + moved["shapes[0].x1"]) / 2 == mine
+        assert (moved["shapes[0].y0"] + moved["shapes[0].y1"]) / 2 == theirs
+    # Hovering a start cell says so, on the lid-0 panel.
+    custom = interactive.data[0].customdata
+    assert custom[3][4][7] == " · the start of a 9-peg game"  # 5 + 4 (rows: theirs)
+    assert custom[3][3][7] == " · the start of a 8-peg game"
+    assert custom[4][3][7] == custom[0][4][7] == ""  # 4 + 5: the first player holds the odd peg
+
+
+def test_the_hover_gives_the_chance_of_each_throw(interactive, table):
+    after = throw_values(table)
+    for lid, trace in enumerate(interactive.data[:6]):
+        template = trace.hovertemplate
+        chances = throw_chances(lid)
+        assert f"{chances['place'] * 6}/6 1–5 on an empty socket" in template or lid == 5
+        assert f"{lid}/6 1–5 on a full socket" in template or lid == 0
+        assert "1/6 6: a peg goes down the pit" in template
+        assert ("empty socket" in template) == (lid < 5)
+        assert ("full socket" in template) == (lid > 0)
+    row = table.lookup(4, 1, 1)
+    cell = interactive.data[4].customdata[0][0]
+    assert cell[4:7] == [
+        pytest.approx(after[name][row], abs=1e-6) for name in ("place", "take", "pit")
+    ]
+    assert interactive.data[0].customdata[0][0][5] is None  # nothing to take on an empty lid
 
 
 def test_axis_ranges_cover_every_cell(interactive, table):
@@ -148,7 +207,7 @@ def test_buttons_carry_the_tables_values(interactive, table):
 def test_each_position_is_held_once_per_metric(interactive, table):
     # The slider narrows axes; it does not repeat the data per total.
     for step in interactive.layout.sliders[0].steps:
-        assert set(step.args[0]) == {"texttemplate", "zmin", "zmax"}
+        assert set(step.args[0]) == {"texttemplate", "zmin", "zmax", "xgap", "ygap"}
     cells = sum(
         1 for trace in interactive.data[:6] for row in trace.customdata for cell in row if cell
     )
@@ -160,7 +219,7 @@ def test_the_page_and_the_json(interactive, tmp_path):
 
     interactive.save(tmp_path / "map.html")
     page = (tmp_path / "map.html").read_text()
-    assert "URLSearchParams" in page and "gamegraphMark" in HASH_SCRIPT
+    assert "URLSearchParams" in page and "history.replaceState" in HASH_SCRIPT
     interactive.save(tmp_path / "map.json")
     data = json.loads((tmp_path / "map.json").read_text())
     assert len(data["data"]) == 12 and len(data["layout"]["sliders"][0]["steps"]) == 9
@@ -168,10 +227,15 @@ def test_the_page_and_the_json(interactive, tmp_path):
 
 def test_bad_ranges_are_refused(table):
     heatmap = pytest.importorskip("gamegraph.renderers.heatmap")
+    starts = {"free": {}}
     with pytest.raises(InvalidArgumentError, match="must contain the total pegs 40"):
-        heatmap.figure(table, pegs=40, pegs_range=(4, 30), start_values={}, rules_name="free")
+        heatmap.figure(table, pegs=40, pegs_range=(4, 30), start_values=starts, rules_name="free")
     with pytest.raises(InvalidArgumentError, match="does not cover 14 pegs"):
-        heatmap.figure(table, pegs=8, pegs_range=(4, 14), start_values={}, rules_name="free")
+        heatmap.figure(table, pegs=8, pegs_range=(4, 14), start_values=starts, rules_name="free")
+    with pytest.raises(InvalidArgumentError, match="has no start values; given: free"):
+        heatmap.figure(table, pegs=8, pegs_range=(4, 8), start_values=starts, rules_name="x")
+    with pytest.raises(InvalidArgumentError, match="maps each rule set's name"):
+        heatmap.figure(table, pegs=8, pegs_range=(4, 8), start_values={4: 0.8}, rules_name="free")
 
 
 def test_both_renderers_share_the_margin_scale():
@@ -252,6 +316,7 @@ def test_the_figure_states_what_it_shows(interactive, table):
     meta = interactive.layout.meta
     assert (meta["rules"], meta["pegs"], meta["range"]) == ("free", 8, [LOW, HIGH])
     assert meta["positions"] == len(table)
-    assert sorted(meta["start"], key=int) == [str(n) for n in range(LOW, HIGH + 1)]
-    assert meta["start"]["5"] == pytest.approx(45324 / 63919, abs=1e-12)  # Jehn's 5 sticks
-    assert "<title>Super Six: when to roll (free rules)</title>" in interactive.to_page()
+    assert sorted(meta["start"]["free"], key=int) == [str(n) for n in range(LOW, HIGH + 1)]
+    assert meta["start"]["free"]["5"] == pytest.approx(45324 / 63919, abs=1e-12)  # Jehn
+    assert meta["start"]["first-round"]["4"] == pytest.approx(3523 / 4428, abs=1e-12)
+    assert "<title>Super Six: when to roll</title>" in interactive.to_page()
