@@ -16,7 +16,7 @@ sorted by their upper ends: with numba installed (the ``fast`` extra) and at lea
 edges grouped by upper end with a Fenwick tree, O(E log n); otherwise a merge count in
 numpy, O(E log^2 E). Both give the same numbers, so the layout is the same either way.
 Ur with 3 pieces (263,122 states, 2.48 M edges) takes about a second, a generated graph
-of a million states and 8 M edges about 10 s (docs/performance.md).
+of a million states and 8 M edges about 7 s (docs/performance.md).
 
 A graph without layers is laid out by its distance from the start in moves
 (:func:`distance_layers`); states the start cannot reach go after the farthest.
