@@ -110,7 +110,8 @@ def figure(
     start_values : dict
         Rule set -> {total pegs -> the first player's win probability at the start}, one
         button per rule set (see :func:`gamegraph.analysis.supersix.start_values`); a
-        total without a value is shown without it.
+        total without a value is shown without it. A plain {total: value} is the values
+        of ``rules_name`` alone.
     rules_name : str
         The rule set shown first, one of ``start_values``.
     after_throws : dict, optional
@@ -134,10 +135,7 @@ def figure(
             f"and start at {LOWEST} or more"
         )
     if not all(isinstance(rules, str) for rules in start_values):
-        raise InvalidArgumentError(
-            "start_values maps each rule set's name to its {total: start value} dict, "
-            "such as {'free': {4: 0.878}}"
-        )
+        start_values = {rules_name: start_values}  # one rule set's {total: value}
     if rules_name not in start_values:
         raise InvalidArgumentError(
             f"rules_name {rules_name!r} has no start values; given: {', '.join(start_values)}"

@@ -234,8 +234,12 @@ def test_bad_ranges_are_refused(table):
         heatmap.figure(table, pegs=8, pegs_range=(4, 14), start_values=starts, rules_name="free")
     with pytest.raises(InvalidArgumentError, match="has no start values; given: free"):
         heatmap.figure(table, pegs=8, pegs_range=(4, 8), start_values=starts, rules_name="x")
-    with pytest.raises(InvalidArgumentError, match="maps each rule set's name"):
-        heatmap.figure(table, pegs=8, pegs_range=(4, 8), start_values={4: 0.8}, rules_name="free")
+    # One rule set's values alone, as before both were on the page: one button.
+    alone = heatmap.figure(
+        table, pegs=8, pegs_range=(4, 8), start_values={8: 0.5}, rules_name="free"
+    )
+    assert [button.name for button in alone.layout.updatemenus[1].buttons] == ["free"]
+    assert "50.000 % from the start" in alone.layout.title.text
 
 
 def test_both_renderers_share_the_margin_scale():
