@@ -55,6 +55,7 @@ def open_in_chromium(page, tmp_path, fragment: str = "") -> Loaded:
         "--headless",
         "--no-sandbox",
         "--disable-gpu",
+        "--enable-unsafe-swiftshader",  # WebGL (plotly scattergl) in software, without a warning
         "--disable-quic",
         "--no-first-run",
         "--disable-background-networking",
@@ -75,5 +76,9 @@ def open_in_chromium(page, tmp_path, fragment: str = "") -> Loaded:
     )
     body = re.search(r"<body[^>]*>", run.stdout)
     assert body, f"no DOM from Chromium: {run.stderr[-500:]}"
-    console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
+    console = [
+        line
+        for line in run.stderr.splitlines()
+        if (":CONSOLE" in line or "Uncaught" in line) and "GL Driver Message" not in line
+    ]  # the software WebGL driver's performance notes are not the page's
     return Loaded(dom=run.stdout, body=body.group(0), console=console)

@@ -1,27 +1,32 @@
-"""What the graph explorer shows: every state and move of a game, under several policies.
+"""What the graph explorer shows: a game graph of any size, summarised and in detail.
 
-:func:`explore_graph` gathers, for a game graph, a solution and a few named policies:
+:func:`explore_graph` gathers, for a game graph, a solution and a few named policies,
+everything the explorer page (:mod:`gamegraph.renderers.explorer`) draws. The page works
+overview first, then filter, then details, so the data comes in the same three parts.
 
-per state
-    the label, the layer (-1 where the game has none), the value (the probability that
-    the player to move wins, under optimal play), the best moves (the moves the optimal
-    policy makes there, each with the probability that a throw calls for it), and under
-    each policy the reach probability (:func:`gamegraph.propagate.propagate`; expected
-    visits where a cyclic game can come back to a state) and the probability of leaving
-    the state (1 minus the chance of a throw that leaves no move; 0 at a terminal state);
-per edge (state -> successor, every option of every throw merged)
-    under each policy, the probability that the move along it is taken.
+The overview: **groups** of states
+    by the caller's key (``groups=``), else the game's natural blocks (a rules method
+    ``group(state)``: Ur by pieces borne off), else its layers (:meth:`Rules.layer
+    <gamegraph.rules.Rules.layer>`: Jackpot's cells flipped, Super Six's pegs left), else
+    the distance from the start in moves. Per group and policy: the states, the reach mass
+    (expected visits), where the game ends (at an end state, or on a throw that leaves no
+    move), and the win chance the policy *gives away*
+    there: the sum over its states of reach x (best option's value - chosen option's
+    value), weighted by each throw's chance. For a one-player game the groups' shares add
+    up to what the policy loses against the optimum (the performance-difference identity);
+    for the optimal policy they are 0.
+The filtered views: **positions**
+    from :func:`gamegraph.analysis.layout.layered_layout` (layer across, barycentre order
+    within), computed in numpy for every state, so the page can draw any subset at once.
+The details: **the graph itself**
+    every throw with its chance, every option with its move, target and value, the option
+    each policy picks, reach per policy, and the predecessor on the most likely path from
+    the start under each policy (so the page walks the path back without a search).
 
-It also marks the edges a layered drawing should point downwards (``edge_forward``): an
-edge to a lower solving level, or inside a strongly connected component an edge that
-goes one breadth-first step further from the start. Those edges form a DAG, so Graphviz
-``dot`` lays out cyclic games (Super Six, Ur) in well under a second where it otherwise
-takes minutes.
-
-A drawing of thousands of states is unreadable and slow to lay out, so :data:`MAX_STATES`
-limits the states drawn; ``min_reach`` keeps only the states some policy reaches with at
-least that probability (Ur with 2 pieces: 12,870 states, 700 of them above 0.01 under
-optimal play).
+A graph can be larger than one self-contained page holds (:data:`PAGE_STATES`). Then the
+groups still summarise every state, and the details keep the states of highest reach
+under some policy (the start always), with options that lead elsewhere carrying their
+value but no state; :attr:`Exploration.total_states` says how many there were.
 """
 
 from __future__ import annotations
@@ -36,12 +41,16 @@ from ..graph import StateGraph
 from ..policy import Policy
 from ..propagate import propagate
 from ..solve import Solution, solve
+from ..values import passing_value
+from .layout import distance_layers, layered_layout
 
-#: The most states the explorer draws (after ``min_reach``): Graphviz lays out 5,000
-#: states in seconds and the page stays a few megabytes.
-MAX_STATES = 5_000
+#: The most states one self-contained page holds in detail (Ur with 3 pieces fits).
+PAGE_STATES = 300_000
 
-#: Moves listed per state in ``best_moves``.
+#: The most options (moves after a throw) one page holds in detail.
+PAGE_OPTIONS = 3_000_000
+
+#: Moves listed per state in :meth:`Exploration.best_moves`.
 BEST_MOVES_SHOWN = 3
 
 
@@ -49,81 +58,151 @@ BEST_MOVES_SHOWN = 3
 class Exploration:
     """The explorer's data for one graph (see the module docstring).
 
+    Per-state arrays are indexed 0..n-1 over the states kept (``states``); outcome and
+    option arrays follow the graph's own layout restricted to those states.
+
     Attributes
     ----------
     name : str
-        The game's name.
     states : ndarray of int, shape (n,)
-        The graph's state numbers drawn; everything below is indexed 0..n-1 in this order.
+        The graph's state numbers kept, in the graph's order.
     labels : list of str
-    layers : ndarray of int or None
-        None when the game has no layers.
+    layers : ndarray of int, shape (n,)
+        The layer of each state in the layout (the game's, or the distance from the start).
+    x, y : ndarray of float, shape (n,)
+        Positions from :func:`~gamegraph.analysis.layout.layered_layout` (layer, order).
     terminal : ndarray of bool
     start : int
-        Index (into ``states``) of the start state.
+        Index of the start state.
     values : ndarray of float
-        Probability that the player to move wins, under optimal play.
-    best_moves : list of list of (str, float)
-        The optimal policy's moves at each state, the most likely first, with the
-        probability that a throw calls for each (at most :data:`BEST_MOVES_SHOWN`).
+        The probability that the player to move wins, under optimal play.
     policies : tuple of str
         The optimal policy first.
     wins : ndarray of float, shape (p,)
-        Probability that the player who moves first wins, under each policy.
+        The probability that the player who moves first wins, under each policy.
     reach : ndarray of float, shape (p, n)
-    leave : ndarray of float, shape (p, n)
-        Probability of moving on from each state (edges drawn or not).
-    edge_source, edge_target : ndarray of int, shape (m,)
-        Indices into ``states``; self-loops included.
-    edge_probability : ndarray of float, shape (p, m)
-    edge_forward : ndarray of bool, shape (m,)
-        The edges a layered layout should point downwards (they form a DAG).
-    min_reach : float
-        The threshold the states were kept by (0: every state).
+        Expected visits under each policy (the reach probability in a game without cycles).
+    path_parent : ndarray of int, shape (p, n)
+        The state before each one on the most likely path from the start under each policy
+        (-1 at the start and where the policy never gets).
+    outcome_ptr : ndarray of int, shape (n + 1,)
+        The throws of state ``i`` are ``outcome_ptr[i]:outcome_ptr[i + 1]``.
+    outcome_weight : ndarray of int
+        Each throw's chance times ``denominator``.
+    denominator : int
+    option_ptr : ndarray of int
+        The options after throw ``k`` are ``option_ptr[k]:option_ptr[k + 1]``.
+    option_target : ndarray of int
+        The target's index, or ``-1 - j`` for a target not kept, whose value is
+        ``outside_value[j]``.
+    option_move : ndarray of int
+        Index into ``move_labels``.
+    option_passes : ndarray of bool
+    outside_value : ndarray of float
+    move_labels : list of str
+    throw_labels : list of str or None
+        The game's name for each throw, where it has one (Ur: the number thrown).
+    choice : ndarray of int, shape (p, outcomes)
+        The option (counted from the throw's first) each policy picks; -1 with no option.
+    group : ndarray of int, shape (n,)
+        Index into ``group_names``.
+    group_names : list of str
+    group_states : ndarray of int, shape (g,)
+        States in each group, over the whole graph.
+    group_value : ndarray of float, shape (g, 2)
+        The lowest and highest value in each group.
+    group_reach, group_ends, group_given : ndarray of float, shape (p, g)
+        Per policy: expected visits, the probability that the game ends there, and the win
+        chance given away there (see the module docstring).
     total_states : int
         States in the whole graph.
+    min_reach : float
+        The threshold the caller kept states by (0: none).
     """
 
     name: str
     states: np.ndarray
     labels: list
-    layers: np.ndarray | None
+    layers: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
     terminal: np.ndarray
     start: int
     values: np.ndarray
-    best_moves: list
     policies: tuple
     wins: np.ndarray
     reach: np.ndarray
-    leave: np.ndarray
-    edge_source: np.ndarray
-    edge_target: np.ndarray
-    edge_probability: np.ndarray
-    edge_forward: np.ndarray
-    min_reach: float
+    path_parent: np.ndarray
+    outcome_ptr: np.ndarray
+    outcome_weight: np.ndarray
+    denominator: int
+    option_ptr: np.ndarray
+    option_target: np.ndarray
+    option_move: np.ndarray
+    option_passes: np.ndarray
+    outside_value: np.ndarray
+    move_labels: list
+    throw_labels: list | None
+    choice: np.ndarray
+    group: np.ndarray
+    group_names: list
+    group_states: np.ndarray
+    group_value: np.ndarray
+    group_reach: np.ndarray
+    group_ends: np.ndarray
+    group_given: np.ndarray
     total_states: int
+    min_reach: float = 0.0
 
     @property
     def n_states(self) -> int:
         return len(self.states)
 
     @property
-    def n_edges(self) -> int:
-        return len(self.edge_source)
+    def n_options(self) -> int:
+        return len(self.option_target)
 
-    def best_move(self, i: int) -> str:
-        """The move the optimal policy makes most often at state ``i`` ('' if none)."""
-        moves = self.best_moves[i]
-        return moves[0][0] if moves else ""
+    def option_values(self) -> np.ndarray:
+        """Every option's worth to the player who chooses it (``1 - v`` where it passes)."""
+        target = self.option_target
+        inside = target >= 0
+        v = np.empty(len(target))
+        v[inside] = self.values[target[inside]]
+        v[~inside] = self.outside_value[-1 - target[~inside]]
+        return passing_value(v, self.option_passes)
+
+    def best_moves(self, i: int, policy: int = 0) -> list:
+        """The moves ``policy`` makes at state ``i``, the most likely first, with the
+        chance that a throw calls for each (at most :data:`BEST_MOVES_SHOWN`).
+        """
+        totals: dict = {}
+        for k in range(self.outcome_ptr[i], self.outcome_ptr[i + 1]):
+            pick = self.choice[policy, k]
+            if pick >= 0:
+                move = self.move_labels[self.option_move[self.option_ptr[k] + pick]]
+                totals[move] = totals.get(move, 0) + int(self.outcome_weight[k])
+        ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+        return [(move, w / self.denominator) for move, w in ranked[:BEST_MOVES_SHOWN]]
+
+    def path(self, i: int, policy: int = 0) -> list:
+        """The most likely path from the start to state ``i`` under ``policy`` (indices);
+        empty where the policy never gets there.
+        """
+        parent = self.path_parent[policy]
+        steps = [i]
+        while steps[-1] != self.start:
+            before = int(parent[steps[-1]])
+            if before < 0 or len(steps) > self.n_states:
+                return []
+            steps.append(before)
+        return steps[::-1]
 
     def __repr__(self) -> str:
-        kept = (
-            f"{self.n_states:,} of {self.total_states:,} states (reach >= {self.min_reach:g})"
-            if self.n_states < self.total_states
-            else f"{self.n_states:,} states"
-        )
+        kept = f"{self.n_states:,} states"
+        if self.n_states < self.total_states:
+            kept = f"{self.n_states:,} of {self.total_states:,} states"
         return (
-            f"Exploration({self.name!r}: {kept}, {self.n_edges:,} edges, "
+            f"Exploration({self.name!r}: {kept} in {len(self.group_names)} groups, "
             f"policies {', '.join(self.policies)})"
         )
 
@@ -133,11 +212,12 @@ def explore_graph(
     solution: Solution | None = None,
     policies: dict | None = None,
     *,
+    groups=None,
     min_reach: float = 0.0,
-    max_states: int = MAX_STATES,
+    max_states: int = PAGE_STATES,
     progress: bool | None = None,
 ) -> Exploration:
-    """The explorer's data for ``graph``: states, values, best moves, reach and edges.
+    """The explorer's data for ``graph``: groups, positions, values, reach and moves.
 
     Parameters
     ----------
@@ -147,11 +227,17 @@ def explore_graph(
     policies : dict, optional
         More policies by name: :class:`~gamegraph.policy.Policy` objects or anything
         :meth:`Policy.from_agent` accepts. The optimal policy comes first as ``optimal``.
+    groups : callable or array, optional
+        The overview's groups: a function of a state giving its group's name, or one
+        name per state. Default: the rules' ``group(state)``, else the layers, else the
+        distance from the start.
     min_reach : float
-        Keep only the states that some policy reaches with at least this probability
-        (expected visits in a cyclic game); the start is always kept.
+        Keep in detail only the states some policy reaches with at least this probability
+        (expected visits in a cyclic game); the start is always kept. The groups still
+        count every state.
     max_states : int
-        Refuse to draw more states than this (default :data:`MAX_STATES`).
+        Keep at most this many states in detail (those of highest reach under some
+        policy); default :data:`PAGE_STATES`.
     progress : bool, optional
         Progress bars on stderr for the solve (see :mod:`gamegraph._progress`).
 
@@ -162,125 +248,234 @@ def explore_graph(
     >>> graph = build(Jackpot(cells=3))
     >>> data = explore_graph(graph, policies={"max": AGENTS["max"]})
     >>> data
-    Exploration('jackpot': 8 states, 12 edges, policies optimal, max)
-    >>> data.labels[data.start], data.best_moves[data.start]
+    Exploration('jackpot': 8 states in 4 groups, policies optimal, max)
+    >>> data.labels[data.start], data.best_moves(data.start)
     ('START', [('1', 0.3055...), ('2', 0.25), ('3', 0.1944...)])
     >>> [round(float(r), 4) for r in data.reach[:, data.labels.index("WIN")]]
     [0.1436, 0.1371]
+    >>> data.group_names, [round(float(g), 4) for g in data.group_given[1]]
+    (['0 flipped', '1 flipped', '2 flipped', '3 flipped'], [0.0038, 0.0027, 0.0, 0.0])
     """
     check_int(max_states, "max_states", low=1)
     if not (isinstance(min_reach, (int, float)) and 0 <= min_reach <= 1):
         raise InvalidArgumentError(f"min_reach {min_reach!r}: accepted a number from 0 to 1")
     name = getattr(graph.rules, "name", "game")
-    if min_reach == 0 and graph.n_states > max_states:
-        _too_many(name, graph.n_states, max_states, pruned=False)
     if solution is None:
         solution = solve(graph, progress=progress)
     named = {"optimal": solution.policy}
     for key, policy in (policies or {}).items():
-        if key == "optimal":
-            continue
-        named[key] = policy if isinstance(policy, Policy) else Policy.from_agent(graph, policy, key)
-
+        if key != "optimal":
+            named[key] = (
+                policy if isinstance(policy, Policy) else Policy.from_agent(graph, policy, key)
+            )
     n = graph.n_states
-    chains = {key: policy.chain(graph) for key, policy in named.items()}
-    runs = {key: propagate(graph, policy) for key, policy in named.items()}
-    reach_all = np.array([np.asarray(runs[key].reach_probability, float) for key in named])
+    values = np.array(solution.values, dtype=float)
+    runs = [propagate(graph, policy) for policy in named.values()]
+    reach = np.array([np.asarray(run.reach_probability, float) for run in runs])
+    first_option = graph.option_ptr[:-1]
+    choice = np.array(
+        [
+            np.where(chosen >= 0, chosen - first_option, -1)
+            for chosen in (policy.chosen_option(graph) for policy in named.values())
+        ]
+    )
+    option_value = passing_value(values[graph.option_target], graph.option_passes)
+    given = np.array([_given_away(graph, option_value, row, r) for row, r in zip(choice, reach)])
+    given[given < 1e-12] = 0.0  # rounding, not a mistake: the optimum gives nothing away
 
-    keep = np.ones(n, dtype=bool) if min_reach == 0 else (reach_all >= min_reach).any(axis=0)
-    keep[graph.start] = True
-    states = np.flatnonzero(keep)
-    if len(states) > max_states:
-        _too_many(name, len(states), max_states, pruned=min_reach > 0, total=n)
-    index = np.full(n, -1, dtype=np.int64)
-    index[states] = np.arange(len(states))
+    group, group_names = _groups(graph, groups)
+    size = len(group_names)
+    no_move = np.diff(graph.option_ptr) == 0  # a throw that leaves no move ends the game
+    stuck = np.bincount(
+        graph.outcome_state, graph.outcome_probability * no_move, minlength=n
+    )
+    ends = np.where(graph.terminal, reach, reach * stuck)
+    group_value = np.column_stack(
+        [
+            np.minimum.reduceat(*_sorted_by(values, group)),
+            np.maximum.reduceat(*_sorted_by(values, group)),
+        ]
+    )
+    layout = layered_layout(graph)
 
-    # Edges: every (state, successor) pair among the kept states, all options merged.
-    source = graph.outcome_state[graph.option_outcome]
-    target = graph.option_target
-    inside = keep[source] & keep[target]
-    pairs = np.unique(source[inside] * n + target[inside])
-    edge_source, edge_target = pairs // n, pairs % n
-    probability = np.zeros((len(named), len(pairs)))
-    leave = np.zeros((len(named), len(states)))
-    for p, chain in enumerate(chains.values()):
-        key = chain.edge_source * n + chain.edge_target
-        where = np.searchsorted(pairs, key)
-        found = (where < len(pairs)) & (pairs[np.minimum(where, len(pairs) - 1)] == key)
-        np.add.at(probability[p], where[found], chain.edge_probability[found])
-        moving = 1 - chain.stuck_weight[states] / graph.denominator
-        leave[p] = np.where(graph.terminal[states], 0.0, moving)
-
-    values = np.array([float(v) for v in solution.values[states]])
+    kept = _kept(graph, reach, min_reach, max_states)
     return Exploration(
         name=name,
-        states=states,
-        labels=[graph.label(int(i)) for i in states],
-        layers=None if graph.layers is None else graph.layers[states],
-        terminal=graph.terminal[states].copy(),
-        start=int(index[graph.start]),
-        values=values,
-        best_moves=_best_moves(graph, solution.policy, states),
+        labels=[graph.label(int(i)) for i in kept],
+        layers=layout.layers[kept],
+        x=layout.x[kept],
+        y=layout.y[kept],
+        terminal=graph.terminal[kept].copy(),
+        values=values[kept],
         policies=tuple(named),
-        wins=np.array([float(runs[key].win_probability) for key in named]),
-        reach=reach_all[:, states],
-        leave=leave,
-        edge_source=index[edge_source],
-        edge_target=index[edge_target],
-        edge_probability=probability,
-        edge_forward=_forward_edges(graph, edge_source, edge_target),
-        min_reach=float(min_reach),
+        wins=np.array([float(run.win_probability) for run in runs]),
+        reach=reach[:, kept],
+        path_parent=_remap(_likely_parents(graph, choice), kept, n),
+        **_structure(graph, kept, values, choice),
+        group=group[kept],
+        group_names=group_names,
+        group_states=np.bincount(group, minlength=size),
+        group_value=group_value,
+        group_reach=np.array([np.bincount(group, r, minlength=size) for r in reach]),
+        group_ends=np.array([np.bincount(group, e, minlength=size) for e in ends]),
+        group_given=np.array([np.bincount(group, g, minlength=size) for g in given]),
         total_states=n,
+        min_reach=float(min_reach),
     )
 
 
-def _too_many(name, count, limit, *, pruned, total=None):
-    if pruned:
-        raise InvalidArgumentError(
-            f"{name}: {count:,} of its {total:,} states pass min_reach; the explorer draws at "
-            f"most {limit:,}: raise min_reach or try a smaller game"
-        )
-    raise InvalidArgumentError(
-        f"{name} has {count:,} states; the explorer draws at most {limit:,}: try a smaller "
-        f"game (fewer pegs or pieces) or keep only likely states with min_reach"
+def _sorted_by(values, group):
+    """``values`` sorted by group and the start of each group, for ``ufunc.reduceat``."""
+    order = np.argsort(group, kind="stable")
+    starts = np.searchsorted(group[order], np.arange(group.max() + 1))
+    return values[order], starts
+
+
+def _given_away(graph: StateGraph, option_value, choice, reach) -> np.ndarray:
+    """Per state: reach x the chance-weighted value lost by ``choice`` against the best."""
+    ptr = graph.option_ptr
+    has = ptr[1:] > ptr[:-1]
+    best = np.zeros(graph.n_outcomes)
+    if has.any():
+        best[has] = np.maximum.reduceat(option_value, ptr[:-1][has])
+    chosen = np.flatnonzero(choice >= 0)
+    lost = np.zeros(graph.n_outcomes)
+    lost[chosen] = best[chosen] - option_value[ptr[chosen] + choice[chosen]]
+    per_state = np.bincount(
+        graph.outcome_state, lost * graph.outcome_probability, minlength=graph.n_states
     )
+    return np.maximum(per_state, 0.0) * reach
 
 
-def _best_moves(graph: StateGraph, policy: Policy, states: np.ndarray) -> list:
-    """Per state, the optimal moves with the probability a throw calls for each."""
-    chosen = policy.chosen_option(graph)
-    taken = np.flatnonzero(chosen >= 0)
-    owner = graph.outcome_state[taken]
-    moves = graph.option_move[chosen[taken]].astype(np.int64)
-    weight = graph.outcome_weight[taken]
-    wanted = np.zeros(graph.n_states, dtype=bool)
-    wanted[states] = True
-    totals: dict = {}
-    for i, move, w in zip(owner.tolist(), moves.tolist(), weight.tolist()):
-        if wanted[i]:
-            row = totals.setdefault(i, {})
-            row[move] = row.get(move, 0) + w
-    label = graph.rules.move_label
-    result = []
-    for i in states.tolist():
-        row = sorted(totals.get(i, {}).items(), key=lambda item: (-item[1], item[0]))
-        result.append([(label(move), w / graph.denominator) for move, w in row[:BEST_MOVES_SHOWN]])
-    return result
+def _groups(graph: StateGraph, groups):
+    """Each state's group number and the groups' names, in a natural order."""
+    rules = graph.rules
+    if groups is None and callable(getattr(rules, "group", None)):
+        groups = rules.group
+    if groups is None and graph.layers is not None:
+        layer = np.asarray(graph.layers, dtype=np.int64)
+        names = {int(k): _layer_name(rules, int(k)) for k in np.unique(layer)}
+        return _numbered(layer, names)
+    if groups is None:
+        depth = distance_layers(graph)
+        reached = depth <= depth[graph.start] + graph.n_states  # every state has a depth
+        names = {int(k): f"{int(k)} moves from the start" for k in np.unique(depth[reached])}
+        return _numbered(depth, names)
+    if callable(groups):
+        keys = [groups(graph.states[i]) for i in range(graph.n_states)]
+    else:
+        keys = list(groups)
+        if len(keys) != graph.n_states:
+            raise InvalidArgumentError(
+                f"groups has {len(keys):,} entries; the graph has {graph.n_states:,} states"
+            )
+    order = sorted(set(keys), key=lambda key: (str(type(key)), key))
+    number = {key: k for k, key in enumerate(order)}
+    return np.array([number[key] for key in keys], dtype=np.int64), [str(k) for k in order]
 
 
-def _forward_edges(graph: StateGraph, source: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """Edges to a lower solving level, or one breadth-first step on inside a component."""
-    condensation = graph.condensation
-    level = np.empty(graph.n_states, dtype=np.int64)
-    for h, members in enumerate(condensation.levels):
-        level[members] = h
+def _numbered(keys, names):
+    ordered = sorted(names)
+    where = np.searchsorted(np.array(ordered), keys)
+    return where.astype(np.int64), [names[k] for k in ordered]
+
+
+def _layer_name(rules, layer: int) -> str:
+    namer = getattr(rules, "layer_name", None)
+    return str(namer(layer)) if callable(namer) else f"layer {layer}"
+
+
+def _kept(graph, reach, min_reach, max_states) -> np.ndarray:
+    """The states the page holds in detail: reached enough, at most ``max_states``."""
+    top = reach.max(axis=0)
+    keep = np.ones(graph.n_states, dtype=bool) if min_reach == 0 else top >= min_reach
+    keep[graph.start] = True
+    if keep.sum() > max_states:
+        ranked = np.argsort(-np.where(keep, top, -1.0), kind="stable")[:max_states]
+        keep[:] = False
+        keep[ranked] = True
+        keep[graph.start] = True
+        if keep.sum() > max_states:
+            keep[ranked[-1]] = False
+    return np.flatnonzero(keep)
+
+
+def _structure(graph, kept, values, choice) -> dict:
+    """Throws and options of the kept states, re-indexed; targets elsewhere by value."""
     n = graph.n_states
-    from scipy.sparse import csr_matrix  # here, not at import: the command line loads this
-    from scipy.sparse.csgraph import shortest_path
+    index = np.full(n, -1, dtype=np.int64)
+    index[kept] = np.arange(len(kept))
+    first, last = graph.outcome_ptr[kept], graph.outcome_ptr[kept + 1]
+    outcomes = _ranges(first, last)
+    option_first, option_last = graph.option_ptr[outcomes], graph.option_ptr[outcomes + 1]
+    options = _ranges(option_first, option_last)
+    target = graph.option_target[options]
+    mapped = index[target]
+    outside = mapped < 0
+    mapped[outside] = -1 - np.arange(int(outside.sum()))
+    moves, move_index = np.unique(graph.option_move[options], return_inverse=True)
+    throws = getattr(graph.rules, "throws", None)
+    throw_labels = None
+    if callable(throws):
+        names = [str(t) for t in throws()]
+        counts = np.diff(graph.outcome_ptr)
+        if len(names) and np.all((counts == len(names)) | graph.terminal):
+            throw_labels = names
+    return {
+        "states": kept,
+        "start": int(index[graph.start]),
+        "outcome_ptr": np.concatenate([[0], np.cumsum(last - first)]),
+        "outcome_weight": graph.outcome_weight[outcomes],
+        "denominator": int(graph.denominator),
+        "option_ptr": np.concatenate([[0], np.cumsum(option_last - option_first)]),
+        "option_target": mapped,
+        "option_move": move_index.astype(np.int64).ravel(),
+        "option_passes": graph.option_passes[options].astype(bool),
+        "outside_value": values[target[outside]],
+        "move_labels": [graph.rules.move_label(int(m)) for m in moves],
+        "throw_labels": throw_labels,
+        "choice": choice[:, outcomes],
+    }
 
-    adjacency = csr_matrix((np.ones(len(source)), (source, target)), shape=(n, n))
-    depth = shortest_path(adjacency, indices=graph.start, unweighted=True)
-    component = condensation.component
-    same = component[source] == component[target]
-    down = level[target] < level[source]
-    return down | (same & np.isfinite(depth[source]) & (depth[target] > depth[source]))
+
+def _ranges(first, last) -> np.ndarray:
+    """The concatenation of ``range(first[i], last[i])`` for every i, in numpy."""
+    counts = last - first
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.repeat(first - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    return starts + np.arange(total)
+
+
+def _likely_parents(graph: StateGraph, choice) -> np.ndarray:
+    """Per policy, each state's predecessor on the most likely path from the start.
+
+    The most likely path maximises the product of the moves' chances, so it is a shortest
+    path under ``-log(chance)``: one Dijkstra search per policy (scipy).
+    """
+    from scipy.sparse import csr_matrix  # here, not at import: the command line loads this
+    from scipy.sparse.csgraph import dijkstra
+
+    n = graph.n_states
+    parents = np.full((len(choice), n), -1, dtype=np.int64)
+    for p, row in enumerate(choice):
+        taken = np.flatnonzero(row >= 0)  # throws with a move
+        source = graph.outcome_state[taken]
+        target = graph.option_target[graph.option_ptr[taken] + row[taken]]
+        weight = graph.outcome_probability[taken]
+        moving = source != target
+        matrix = csr_matrix(
+            (weight[moving], (source[moving], target[moving])), shape=(n, n)
+        )  # duplicates add up: the chance of the move
+        matrix.data = -np.log(np.minimum(matrix.data, 1.0)) + 1e-12  # 0 would mean no edge
+        _, parent = dijkstra(matrix, indices=graph.start, return_predecessors=True)
+        parents[p] = np.where(parent < 0, -1, parent)
+    return parents
+
+
+def _remap(parents, kept, n) -> np.ndarray:
+    """Parents as indices among the kept states (-1 where the parent is not kept)."""
+    index = np.full(n + 1, -1, dtype=np.int64)
+    index[kept] = np.arange(len(kept))
+    return index[parents[:, kept]]

@@ -1,4 +1,4 @@
-"""``gamegraph <game> explore -o page.html``: the whole game graph as one offline page.
+"""``gamegraph <game> explore -o page.html``: a game graph of any size as one offline page.
 
 Each game module registers the command with :func:`add_explore`; the page is
 :func:`gamegraph.renderers.explorer.explore_figure` of
@@ -14,31 +14,27 @@ import sys
 import time
 
 from .._progress import wanted
-from ..errors import InvalidArgumentError, UnknownNameError
+from ..errors import UnknownNameError
 from ._common import add_quiet, decimal_number, integer, whole
 
 GAMES = ("jackpot", "supersix", "ur")
 #: Super Six's default size: 84 states, a page that reads at a glance.
 SUPERSIX_PEGS = 8
-#: Ur's piece counts on offer (3 pieces is 263,122 states).
-UR_PIECES = (1, 2)
-#: States kept by default for 2-piece Ur (12,870 states, over the explorer's limit): those
-#: some policy reaches with at least this probability (expected visits).
-UR2_MIN_REACH = 0.01
+#: Ur's piece counts on offer (3 pieces: 263,122 states, a page of about 20 MB).
+UR_PIECES = (1, 2, 3)
 UR_AGENTS = ("greedy", "first", "last")
 _UR_FIXED = ("first", "last", "greedy", "gain")
 
 
 def add_explore(commands, game: str) -> None:
     """Register ``explore`` on a game's ``commands`` subparsers (``game``: one of GAMES)."""
-    from ..analysis.explore import MAX_STATES
-
     if game not in GAMES:
         raise UnknownNameError("game", game, GAMES)
     parser = commands.add_parser(
         "explore",
-        help="an interactive page of the whole game graph: hover a state for its reach, "
-        "value and best move, click it for its successors, switch policy (offline .html)",
+        help="an interactive page of the game graph, any size: an overview of its groups "
+        "of states, views of the likely states, a group or a neighbourhood, details of each "
+        "state on click, search, policies side by side (offline .html)",
     )
     parser.add_argument("-o", "--output", required=True, help="the page to write (.html)")
     if game == "jackpot":
@@ -57,8 +53,7 @@ def add_explore(commands, game: str) -> None:
             "--pegs",
             type=whole(2, "pegs"),
             default=SUPERSIX_PEGS,
-            help=f"total pegs, split evenly (default {SUPERSIX_PEGS}; at most "
-            f"{MAX_STATES:,} states are drawn: 42 pegs)",
+            help=f"total pegs, split evenly (default {SUPERSIX_PEGS}; 130 pegs is 48,396 states)",
         )
         parser.add_argument("--rules", choices=RULESETS, default="free", help="default free")
     else:
@@ -69,8 +64,7 @@ def add_explore(commands, game: str) -> None:
             type=integer,  # digits 0-9; choices gives the one message for the rest
             choices=UR_PIECES,
             default=1,
-            help=f"pieces per side (default 1; with 2, only states reached with at least "
-            f"{UR2_MIN_REACH} are drawn unless --min-reach says otherwise)",
+            help="pieces per side (default 1; 3 pieces is 263,122 states)",
         )
         parser.add_argument("--rules", choices=RULESETS, default="finkel", help="default finkel")
         parser.add_argument(
@@ -83,8 +77,8 @@ def add_explore(commands, game: str) -> None:
         "--min-reach",
         type=_probability,
         default=None,
-        help="draw only the states some policy reaches with at least this probability "
-        f"(the explorer draws at most {MAX_STATES:,} states)",
+        help="hold in detail only the states some policy reaches with at least this "
+        "probability (a smaller page; the overview still counts every state)",
     )
     add_quiet(parser)
     parser.set_defaults(run=functools.partial(_explore, game))
@@ -115,17 +109,10 @@ def _jackpot(args):
 
 
 def _supersix(args):
-    from ..analysis.explore import MAX_STATES
-    from ..build import build
-    from ..games.supersix import SuperSix, count_states
+    from ..games.supersix import SuperSix
     from ..games.supersix.state import CONTINUE, STOP
 
-    if not args.min_reach and count_states(args.pegs) >= MAX_STATES:
-        raise InvalidArgumentError(
-            f"Super Six with {args.pegs} pegs has {count_states(args.pegs) + 1:,} states; the "
-            f"explorer draws at most {MAX_STATES:,}: give --pegs 42 or fewer, or --min-reach"
-        )
-    graph = build(SuperSix(pegs=args.pegs, rules=args.rules))
+    graph = SuperSix(pegs=args.pegs, rules=args.rules).build_graph()
 
     def prefer(move):
         def agent(state, options):
@@ -158,22 +145,18 @@ def _explore(game, args, out):
     check_output(args.output, EXTENSIONS[:1])  # fail before any work
     started = time.perf_counter()
     graph, agents, title = {"jackpot": _jackpot, "supersix": _supersix, "ur": _ur}[game](args)
-    min_reach = args.min_reach
-    if min_reach is None:
-        min_reach = UR2_MIN_REACH if game == "ur" and args.pieces == 2 else 0.0
-    try:
-        data = explore_graph(graph, None, agents, min_reach=min_reach, progress=args.progress)
-    except InvalidArgumentError as error:
-        raise InvalidArgumentError(str(error).replace("min_reach", "--min-reach")) from None
-    if data.n_states > 1000 and wanted(args.progress):
-        # One blocking call with no steps to count: say what is happening instead.
-        sys.stderr.write(f"laying out {data.n_states:,} states with Graphviz dot ...\n")
+    if graph.n_states > 20_000 and wanted(args.progress):
+        # Steps without a bar of their own: say what is happening instead.
+        sys.stderr.write(f"exploring {graph.n_states:,} states: solve, reach, layout ...\n")
+    data = explore_graph(
+        graph, None, agents, min_reach=args.min_reach or 0.0, progress=args.progress
+    )
     explore_figure(data, title=title).save(args.output)
     seconds = time.perf_counter() - started
     kept = ""
     if data.n_states < data.total_states:
-        kept = f" of {data.total_states:,} (reach >= {data.min_reach:g})"
+        kept = f" ({data.n_states:,} of them in detail)"
     out.write(
-        f"wrote {args.output}: {data.n_states:,} states{kept}, {data.n_edges:,} edges, "
-        f"policies {', '.join(data.policies)} ({seconds:.1f} s)\n"
+        f"wrote {args.output}: {data.total_states:,} states{kept} in "
+        f"{len(data.group_names)} groups, policies {', '.join(data.policies)} ({seconds:.1f} s)\n"
     )

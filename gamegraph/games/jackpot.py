@@ -98,6 +98,10 @@ class Jackpot(Rules):
     def layer(self, state: int) -> int:
         return bin(state).count("1")
 
+    def layer_name(self, layer: int) -> str:
+        """How the explorer names a layer: ``'3 flipped'``."""
+        return f"{layer} flipped"
+
     def move_label(self, move: int) -> str:
         return str(move)  # the cell flipped
 

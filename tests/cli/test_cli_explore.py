@@ -1,24 +1,15 @@
-"""``gamegraph <game> explore``: the page is written, sizes are guarded, paths checked first."""
+"""``gamegraph <game> explore``: the page is written at any size, paths are checked first."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from cli_run import run
 
 pytest.importorskip("plotly")
-pytest.importorskip("pygraphviz")
 
-
-def figure_data(path):
-    """The traces embedded in a page: (node trace names, hover texts per node trace)."""
-    text = path.read_text()
-    start = re.search(r'Plotly\.newPlot\(\s*"explorer",\s*', text).end()
-    traces = json.JSONDecoder().raw_decode(text, start)[0]
-    nodes = [t for t in traces if t.get("meta") == "nodes"]
-    return [t["name"] for t in nodes], [len(t["hovertext"]) for t in nodes]
+from gamegraph.renderers.explorer import decode  # noqa: E402
 
 
 def test_jackpot_explore(tmp_path, capsys):
@@ -26,36 +17,47 @@ def test_jackpot_explore(tmp_path, capsys):
     status, out, err = run(["jackpot", "explore", "--agents", "hilo,max", "-o", page], capsys)
     assert status == 0, err
     assert re.match(
-        rf"wrote {re.escape(str(page))}: 512 states, 2,304 edges, "
-        r"policies optimal, hilo, max \(",
+        rf"wrote {re.escape(str(page))}: 512 states in 10 groups, policies optimal, hilo, max \(",
         out,
     )
-    names, hovers = figure_data(page)
-    assert names == ["optimal", "hilo", "max"] and hovers == [512, 512, 512]
-    assert "hilo: wins 7.99 %" in page.read_text()
+    meta, arrays = decode(page.read_text())
+    assert meta["policies"] == ["optimal", "hilo", "max"] and len(arrays["labels"]) == 512
+    assert meta["title"] == "Jackpot"
 
 
 def test_supersix_and_ur_explore(tmp_path, capsys):
     page = tmp_path / "six.html"
     status, out, err = run(["supersix", "explore", "-o", page], capsys)
     assert status == 0, err
-    assert "84 states" in out and "policies optimal, always stop, always roll" in out
-    assert figure_data(page)[1] == [84, 84, 84]
+    assert "84 states in 8 groups, policies optimal, always stop, always roll" in out
     page = tmp_path / "ur.html"
     status, out, err = run(["ur", "explore", "--agents", "greedy", "-o", page], capsys)
     assert status == 0, err
-    assert figure_data(page) == (["optimal", "greedy"], [218, 218])
+    meta, _ = decode(page.read_text())
+    assert meta["policies"] == ["optimal", "greedy"] and meta["n"] == 218
+    assert meta["groupNames"][0] == "borne off 0-0"
+
+
+def test_min_reach_keeps_a_smaller_page(tmp_path, capsys):
+    page = tmp_path / "ur2.html"
+    status, out, err = run(
+        ["ur", "explore", "--pieces", "2", "--agents", "", "--min-reach", "0.01", "-o", page],
+        capsys,
+    )
+    assert status == 0, err
+    assert re.search(r"12,870 states \(\d{3},?\d* of them in detail\) in 5 groups", out), out
+    meta, _ = decode(page.read_text())
+    assert meta["totalStates"] == 12_870 and meta["n"] < 12_870 and meta["minReach"] == 0.01
 
 
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["supersix", "explore", "--pegs", "44"], "5,052 states; the explorer draws at most 5,000"),
-        (["ur", "explore", "--pieces", "2", "--min-reach", "0"], "12,870 states.*--min-reach"),
-        (["ur", "explore", "--pieces", "3"], "invalid choice: 3"),
+        (["ur", "explore", "--pieces", "4"], "invalid choice: 4"),
         (["ur", "explore", "--agents", "random"], "unknown agent 'random'; accepted: first"),
         (["jackpot", "explore", "--agents", "hilo,bogus"], "unknown agent 'bogus'"),
         (["jackpot", "explore", "--min-reach", "2"], "accepted a number from 0 to 1"),
+        (["supersix", "explore", "--pegs", "1"], "pegs"),
     ],
 )
 def test_refusals(tmp_path, capsys, argv, message):

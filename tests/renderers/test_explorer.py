@@ -1,20 +1,27 @@
-"""The graph explorer page: hover data for every state, offline, and alive in a real browser."""
+"""The graph explorer page: its data round-trips, it is offline and inert, and it works in a
+real browser (overview, views, hover, details, policy switch, search, the address).
+"""
 
 from __future__ import annotations
 
+import html
 import re
+from collections import deque
 
 import numpy as np
 import pytest
-from pages import open_in_chromium
+from pages import EXTERNAL, open_in_chromium
 
 pytest.importorskip("plotly")
-pytest.importorskip("pygraphviz")
 
 from gamegraph import build  # noqa: E402
+from gamegraph._extras import require  # noqa: E402
 from gamegraph.analysis import explore_graph  # noqa: E402
 from gamegraph.errors import UnknownNameError  # noqa: E402
 from gamegraph.renderers import explorer  # noqa: E402
+from gamegraph.rules import Option, Outcome, Rules  # noqa: E402
+
+HOSTILE = '</script><img src=x onerror="alert(1)">'
 
 
 @pytest.fixture(scope="module")
@@ -23,99 +30,144 @@ def jackpot_data(jackpot_graph, jackpot_optimum, jackpot_policies):
 
 
 @pytest.fixture(scope="module")
-def jackpot_figure(jackpot_data):
-    return explorer.explore_figure(jackpot_data)
+def jackpot_page(jackpot_data):
+    return explorer.explore_figure(jackpot_data, title="Jackpot")
+
+
+class Hostile(Rules):
+    """Two steps to the end, with labels that are markup."""
+
+    name = "hostile"
+
+    def start(self):
+        return 0
+
+    def outcomes(self, state):
+        if state == 2:
+            return []
+        return [Outcome(1, (Option(state + 1, 0), Option(2, 1)))]
+
+    def terminal_value(self, state):
+        return 1 if state == 2 else None
+
+    def label(self, state):
+        return f"{HOSTILE} {state}"
+
+    def move_label(self, move):
+        return f"<b>move</b> {move}"
 
 
 @pytest.fixture(scope="module")
-def piglet_data(toys):
-    return explore_graph(build(toys.Piglet(goal=3)), None, {"hold": lambda state, options: 0})
+def hostile_data():
+    return explore_graph(build(Hostile()))
 
 
-def node_traces(figure):
-    return [trace for trace in figure.data if trace.meta == "nodes"]
+def test_the_data_round_trips(jackpot_page, jackpot_data):
+    meta, arrays = explorer.decode(jackpot_page.html())
+    data = jackpot_data
+    assert meta["policies"] == list(data.policies) and meta["n"] == data.n_states == 512
+    assert arrays["labels"] == data.labels
+    np.testing.assert_array_equal(np.cumsum(arrays["throwCount"]), data.outcome_ptr[1:])
+    np.testing.assert_array_equal(np.cumsum(arrays["optionCount"]), data.option_ptr[1:])
+    np.testing.assert_array_equal(arrays["target"], data.option_target)
+    np.testing.assert_array_equal(arrays["choice"].reshape(data.choice.shape), data.choice)
+    np.testing.assert_allclose(arrays["reach"].reshape(data.reach.shape), data.reach, rtol=1e-7)
+    parent = arrays["parent"].reshape(data.path_parent.shape)
+    np.testing.assert_array_equal(parent, data.path_parent)
+    assert meta["groupNames"] == data.group_names
+    assert meta["groupStates"] == data.group_states.tolist()
+    # Small integers travel small: 512 labels need two bytes each for their lengths at most.
+    assert arrays["throwCount"].dtype == np.int8 and arrays["target"].dtype == np.int16
 
 
-def test_every_state_has_hover_data_under_every_policy(jackpot_figure, jackpot_data):
-    nodes = node_traces(jackpot_figure)
-    assert [trace.name for trace in nodes] == list(jackpot_data.policies)
-    hilo = jackpot_data.policies.index("hilo")
-    for p, trace in enumerate(nodes):
-        assert len(trace.hovertext) == len(trace.x) == jackpot_data.n_states == 512
-        assert trace.visible is (p == 0)
-    start = nodes[hilo].hovertext[jackpot_data.start]
-    assert start.startswith("<b>START</b> (start)")
-    assert "reach (hilo): 1<br>value: 0.07999<br>best move: 1 (25 %)" in start
-    buttons = jackpot_figure.layout.updatemenus[0].buttons
-    assert [b.label for b in buttons][5] == "hilo: wins 7.99 %"
-    # Each button shows exactly its policy's traces and the highlight trace.
-    shown = [t.name for t, v in zip(jackpot_figure.data, buttons[hilo].args[0]["visible"]) if v]
-    assert all(name.startswith("hilo") for name in shown[:-1]) and shown[-1] == "successors"
-
-
-def test_edge_widths_follow_probability(jackpot_figure, jackpot_data):
-    # Per policy: one faint trace for moves never taken, then four bins of probability; the
-    # segments of all five traces together are the graph's edges (no self-loops in Jackpot).
-    optimal = [t for t in jackpot_figure.data if t.name.startswith("optimal:")]
-    assert len(optimal) == 5
-    segments = [int(np.isnan(np.asarray(t.x, dtype=float)).sum()) for t in optimal]
-    assert sum(segments) == jackpot_data.n_edges == 2304
-    assert segments[0] == int((jackpot_data.edge_probability[0] == 0).sum())
-    widths = [t.line.width for t in optimal[1:]]
-    assert widths == sorted(widths) and optimal[0].opacity < optimal[-1].opacity
-
-
-def test_layout_points_forward_edges_down(jackpot_data):
-    xy = explorer.positions(jackpot_data)
-    s, t = jackpot_data.edge_source, jackpot_data.edge_target
-    assert (xy[t, 1] < xy[s, 1]).all()  # Jackpot is a DAG: every edge goes down a layer
-    # One row per layer: 10 distinct heights.
-    assert len(np.unique(xy[:, 1])) == 10
-
-
-def test_cyclic_games_lay_out(piglet_data):
-    xy = explorer.positions(piglet_data)
-    assert xy.shape == (piglet_data.n_states, 2) and np.isfinite(xy).all()
-    forward = piglet_data.edge_forward & (piglet_data.edge_source != piglet_data.edge_target)
-    s, t = piglet_data.edge_source[forward], piglet_data.edge_target[forward]
-    assert (xy[t, 1] < xy[s, 1]).all()
-
-
-def test_page_is_offline_and_only_html_or_json(tmp_path, jackpot_figure):
+def test_page_is_offline_inert_and_only_html(tmp_path, jackpot_page, hostile_data):
     with pytest.raises(UnknownNameError):
-        jackpot_figure.save(tmp_path / "page.png")
+        jackpot_page.save(tmp_path / "page.json")
     assert list(tmp_path.iterdir()) == []
-    jackpot_figure.save(tmp_path / "page.html")
+    jackpot_page.save(tmp_path / "page.html")
     text = (tmp_path / "page.html").read_text()
-    assert not re.search(r"<script[^>]+src=[\"']?http", text)
-    assert not re.search(r"<link[^>]+href=[\"']?http", text)
-    assert "plotly_click" in text and "data-rendered" not in text  # set by the script
-    assert text == jackpot_figure.html()
-    jackpot_figure.save(tmp_path / "page.json")
-    assert (tmp_path / "page.json").read_text().startswith("{")
+    bundle = require("plotly.offline", "").get_plotlyjs()  # its own links, never followed
+    assert bundle in text and not EXTERNAL.search(text.replace(bundle, ""))
+    assert text == jackpot_page.html()  # the same bytes for the same data
+    page = explorer.explore_figure(hostile_data, title=HOSTILE).html()
+    assert page.count("</script>") == 4  # plotly, meta, data, script: no label closes one
+    assert HOSTILE not in page and "&lt;/script&gt;&lt;img" in page  # the <title>
+    _, arrays = explorer.decode(page)
+    assert arrays["labels"][0] == f"{HOSTILE} 0"
 
 
-@pytest.fixture(scope="module")
-def piglet_figure(piglet_data):
-    return explorer.explore_figure(piglet_data, title="Piglet to 3")
+def test_repr_and_notebook_display(jackpot_page):
+    assert repr(jackpot_page).startswith("<ExplorerPage 'Jackpot': Exploration('jackpot'")
+    shown = jackpot_page._repr_html_()
+    assert shown.startswith("<iframe") and "<script" not in shown  # escaped into srcdoc
 
 
-@pytest.mark.parametrize("which", ["jackpot", "piglet"])
+def around(data, centre, steps):
+    """States within ``steps`` moves of ``centre``, either way (a breadth-first search)."""
+    neighbours = {i: set() for i in range(data.n_states)}
+    for i in range(data.n_states):
+        for k in range(data.outcome_ptr[i], data.outcome_ptr[i + 1]):
+            for t in data.option_target[data.option_ptr[k] : data.option_ptr[k + 1]]:
+                if t >= 0 and t != i:
+                    neighbours[i].add(int(t))
+                    neighbours[int(t)].add(i)
+    depth, queue = {centre: 0}, deque([centre])
+    while queue:
+        i = queue.popleft()
+        if depth[i] < steps:
+            for t in neighbours[i] - depth.keys():
+                depth[t] = depth[i] + 1
+                queue.append(t)
+    return len(depth)
+
+
+@pytest.mark.parametrize("which", ["jackpot", "hostile"])
 def test_the_page_works_in_headless_chromium(tmp_path, request, which):
-    figure = request.getfixturevalue(f"{which}_figure")
     data = request.getfixturevalue(f"{which}_data")
     page = tmp_path / "page.html"
-    figure.save(page)
+    explorer.explore_figure(data, title=which).save(page)
     loaded = open_in_chromium(page, tmp_path, "#selftest")
-    attributes, console = loaded.data, loaded.console
-    assert console == [] and "errors" not in attributes
+    attributes = loaded.data
+    assert loaded.console == [] and "errors" not in attributes, attributes.get("errors")
     assert attributes["rendered"] == "yes" and attributes["selftest"] == "done"
-    # Hover data for every state, before and after switching to the last policy.
-    assert attributes["hover-nodes"] == attributes["policy-hover-nodes"] == str(data.n_states)
-    assert attributes["policy"] == data.policies[-1]
-    # Hovering the start shows its label and value; clicking it rings its successors.
-    assert attributes["hover-text"].startswith(data.labels[data.start])
-    assert f"value: {data.values[data.start]:.5f}" in attributes["hover-text"]
     start = data.start
-    successors = {int(t) for s, t in zip(data.edge_source, data.edge_target) if s == start != t}
-    assert attributes["highlighted"] == str(len(successors)) and attributes["clicked"] == str(start)
+    # Hovering the start shows its label and value; its details list every throw.
+    hover = attributes["hover-text"]
+    assert hover.startswith(html.escape(data.labels[start]))  # as the DOM dump writes it
+    assert f"value: {data.values[start]:.5f}" in hover
+    throws = data.outcome_ptr[start + 1] - data.outcome_ptr[start]
+    assert attributes["details-throws"] == str(throws)
+    assert attributes["policy"] == data.policies[-1]
+    assert int(attributes["search-hits"]) >= 1
+    assert attributes["around-states"] == str(around(data, start, 2))
+    if which == "hostile":  # the label arrived as text: no element was made from it
+        assert "<img" not in loaded.dom.split("<body", 1)[1].split("<script", 1)[0]
+
+
+def test_the_address_keeps_the_view(tmp_path, jackpot_data):
+    page = tmp_path / "page.html"
+    explorer.explore_figure(jackpot_data).save(page)
+    loaded = open_in_chromium(page, tmp_path, "#policy=hilo&view=around&steps=1&state=1%203")
+    attributes = loaded.data
+    assert attributes["rendered"] == "yes" and "errors" not in attributes
+    i = jackpot_data.labels.index("1 3")
+    assert attributes["view-states"] == str(around(jackpot_data, i, 1))
+    assert 'id="gg-details"' in loaded.dom and ">1 3<" in loaded.dom
+    # Nonsense in the address is ignored, not shown or run.
+    loaded = open_in_chromium(page, tmp_path, "#policy=%3Cb%3E&view=evil&count=-5&state=nope")
+    assert loaded.data["rendered"] == "yes" and "errors" not in loaded.data
+    assert loaded.data["view-states"] == "300"
+
+
+def test_large_pages_say_what_they_left_out(tmp_path):
+    from gamegraph.games.ur import Ur
+
+    graph = Ur("finkel", pieces=2).build_graph()
+    data = explore_graph(graph, max_states=2000)
+    page = tmp_path / "page.html"
+    explorer.explore_figure(data).save(page)
+    loaded = open_in_chromium(page, tmp_path)
+    assert "errors" not in loaded.data and loaded.data["rendered"] == "yes"
+    summary = re.search(r'<p id="gg-summary">([^<]*)</p>', loaded.dom).group(1)
+    assert summary.startswith("12,870 states in 5 groups; this page holds 2,000 of them")
+    assert "--min-reach" in summary

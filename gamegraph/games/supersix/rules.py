@@ -192,6 +192,10 @@ class SuperSix(Rules):
     def layer(self, state):
         return 0 if state == WIN else state.b + state.c + state.o
 
+    def layer_name(self, layer: int) -> str:
+        """How the explorer names a layer: the pegs still in play."""
+        return f"{layer} pegs in play"
+
     def move_label(self, move: int) -> str:
         return {CONTINUE: "roll", STOP: "stop", TAKE: "take"}[move]
 

@@ -108,6 +108,12 @@ class Ur(Rules):
     def label(self, state) -> str:
         return format_position(state)
 
+    def group(self, state) -> str:
+        """The explorer's overview groups: pieces borne off, the mover's first."""
+        if not hasattr(state, "mover_off"):  # the end of the game
+            return f"game over ({state})"
+        return f"borne off {state.mover_off}-{state.opponent_off}"
+
     def move_label(self, move: int) -> str:
         return "pass" if move < 0 else ("enter" if move == 0 else f"from {move}")
 

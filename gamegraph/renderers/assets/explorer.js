@@ -1,0 +1,684 @@
+/* The graph explorer's page script (gamegraph/renderers/explorer.py says what it shows).
+ * Data: the JSON in #gg-meta and the gzip block in #gg-data. Game text is only ever set
+ * with textContent, or escaped (esc) where plotly reads HTML-like markup. */
+(function () {
+  'use strict';
+  var body = document.body;
+  var errors = [];
+  function note(text) { errors.push(String(text)); body.dataset.errors = errors.join(' | '); }
+  window.addEventListener('error', function (e) { note(e.message); });
+  window.addEventListener('unhandledrejection', function (e) { note(e.reason); });
+  var consoleError = console.error;
+  console.error = function () {
+    note(Array.prototype.join.call(arguments, ' '));
+    consoleError.apply(console, arguments);
+  };
+
+  var META = JSON.parse(document.getElementById('gg-meta').textContent);
+  var N = META.n, P = META.policies.length, START = META.start;
+  var D = {};          // the arrays, by name
+  var TEXT = '';       // every label, one after another
+  var LOWER = null;    // TEXT in lower case, made on the first search
+  var OFF, OPTR, OPT;  // label, throw and option offsets (prefix sums of the counts)
+  var PRED = null;     // predecessors, made on first use
+  var MAX_VIEW = 20000, MAX_EDGES = 60000;
+  var COLOURS = {blue: '#0072B2', orange: '#E69F00', red: '#D55E00', grey: '#bdbdbd'};
+  var VIRIDIS = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
+  var state = {policy: 0, view: 'likely', count: 300, group: 0, steps: 2, min: 0.01, sel: -1};
+  var shown = null;    // the view drawn: {states, index, edges...}
+  var $ = function (id) { return document.getElementById(id); };
+
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return '&#' + c.charCodeAt(0) + ';';
+    });
+  }
+  function num(x) {
+    if (x === 0) { return '0'; }
+    return x >= 1e-4 ? x.toPrecision(4).replace(/\.?0+$/, '') : x.toExponential(2);
+  }
+  function pct(x) { return (100 * x).toFixed(2) + ' %'; }
+
+  // -------------------------------------------------------------------------------------
+  // Unpacking
+  // -------------------------------------------------------------------------------------
+  var TYPES = {i1: Int8Array, i2: Int16Array, i4: Int32Array, u1: Uint8Array,
+    f4: Float32Array, f8: Float64Array};
+  function decode64(text) {
+    var bytes = atob(text), out = new Uint8Array(bytes.length);
+    for (var k = 0; k < bytes.length; k++) { out[k] = bytes.charCodeAt(k); }
+    return out;
+  }
+  function gunzip(bytes) {
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(stream).arrayBuffer();
+  }
+  function prefix(counts) {
+    var out = new Int32Array(counts.length + 1);
+    for (var k = 0; k < counts.length; k++) { out[k + 1] = out[k] + counts[k]; }
+    return out;
+  }
+  function unpack(buffer) {
+    META.arrays.forEach(function (a) {
+      if (a.type === 'text') {
+        TEXT = new TextDecoder('utf-8').decode(new Uint8Array(buffer, a.offset, a.length));
+      } else {
+        D[a.name] = new TYPES[a.type](buffer, a.offset, a.length);
+      }
+    });
+    OFF = prefix(D.labelLength);
+    OPTR = prefix(D.throwCount);
+    OPT = prefix(D.optionCount);
+  }
+
+  function label(i) { return TEXT.slice(OFF[i], OFF[i + 1]); }
+  function reach(p, i) { return D.reach[p * N + i]; }
+  function optionValue(o) {
+    var t = D.target[o];
+    var v = t >= 0 ? D.values[t] : D.outside[-1 - t];
+    return D.passes[o] ? 1 - v : v;
+  }
+  function chosen(p, k) { return D.choice[p * (OPTR[N]) + k]; }
+  function predecessors() {
+    if (PRED) { return PRED; }
+    var count = new Int32Array(N + 1), k, o, s, t;
+    for (s = 0; s < N; s++) {
+      for (k = OPTR[s]; k < OPTR[s + 1]; k++) {
+        for (o = OPT[k]; o < OPT[k + 1]; o++) {
+          t = D.target[o];
+          if (t >= 0 && t !== s) { count[t + 1]++; }
+        }
+      }
+    }
+    for (t = 0; t < N; t++) { count[t + 1] += count[t]; }
+    var fill = count.slice(0, N), from = new Int32Array(count[N]);
+    for (s = 0; s < N; s++) {
+      for (k = OPTR[s]; k < OPTR[s + 1]; k++) {
+        for (o = OPT[k]; o < OPT[k + 1]; o++) {
+          t = D.target[o];
+          if (t >= 0 && t !== s) { from[fill[t]++] = s; }
+        }
+      }
+    }
+    PRED = {ptr: count, from: from};
+    return PRED;
+  }
+  function neighbours(i, both) {
+    var out = [], k, o, t;
+    for (k = OPTR[i]; k < OPTR[i + 1]; k++) {
+      for (o = OPT[k]; o < OPT[k + 1]; o++) {
+        t = D.target[o];
+        if (t >= 0 && t !== i) { out.push(t); }
+      }
+    }
+    if (both) {
+      var pred = predecessors();
+      for (k = pred.ptr[i]; k < pred.ptr[i + 1]; k++) { out.push(pred.from[k]); }
+    }
+    return out;
+  }
+  function path(i, p) {
+    var steps = [i];
+    while (steps[steps.length - 1] !== START) {
+      var before = D.parent[p * N + steps[steps.length - 1]];
+      if (before < 0 || steps.length > N) { return []; }
+      steps.push(before);
+    }
+    return steps.reverse();
+  }
+  function moveChance(s, t, p) {
+    var total = 0;
+    for (var k = OPTR[s]; k < OPTR[s + 1]; k++) {
+      var c = chosen(p, k);
+      if (c >= 0 && D.target[OPT[k] + c] === t) { total += D.weight[k]; }
+    }
+    return total / META.denominator;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Views: which states to draw
+  // -------------------------------------------------------------------------------------
+  function topByReach(candidates, limit) {
+    var p = state.policy;
+    candidates.sort(function (a, b) { return reach(p, b) - reach(p, a) || a - b; });
+    return candidates.slice(0, limit);
+  }
+  function allStates() { var out = []; for (var i = 0; i < N; i++) { out.push(i); } return out; }
+  function chooseStates() {
+    var v = state.view, p = state.policy, i, list = [], noteText = '';
+    var limit = Math.min(MAX_VIEW, Math.max(1, state.count));
+    if (v === 'likely' || v === 'all') {
+      if (v === 'all' && N <= MAX_VIEW) { return {states: allStates(), note: ''}; }
+      list = topByReach(allStates(), v === 'all' ? MAX_VIEW : limit);
+      noteText = v === 'all' ? 'every state is too many to draw: the ' + list.length +
+        ' most visited are shown' : '';
+    } else if (v === 'group') {
+      for (i = 0; i < N; i++) { if (D.group[i] === state.group) { list.push(i); } }
+      if (list.length > MAX_VIEW) {
+        noteText = 'the group has ' + list.length.toLocaleString() + ' states here: the ' +
+          MAX_VIEW.toLocaleString() + ' most visited are shown';
+        list = topByReach(list, MAX_VIEW);
+      }
+    } else if (v === 'threshold') {
+      for (i = 0; i < N; i++) { if (reach(p, i) >= state.min) { list.push(i); } }
+      if (list.length > MAX_VIEW) {
+        noteText = list.length.toLocaleString() + ' states pass: the ' +
+          MAX_VIEW.toLocaleString() + ' most visited are shown';
+        list = topByReach(list, MAX_VIEW);
+      }
+    } else if (v === 'around' || v === 'path') {
+      var centre = state.sel >= 0 ? state.sel : START;
+      if (v === 'path') {
+        list = path(centre, p);
+        if (!list.length) { noteText = 'the policy never reaches this state'; list = [centre]; }
+        var seen = {};
+        list.forEach(function (s) { seen[s] = true; });
+        neighbours(centre, false).forEach(function (t) {
+          if (!seen[t]) { seen[t] = true; list.push(t); }
+        });
+      } else {
+        var depth = new Map([[centre, 0]]), queue = [centre];
+        for (var q = 0; q < queue.length && queue.length < MAX_VIEW; q++) {
+          var s = queue[q], d = depth.get(s);
+          if (d >= state.steps) { continue; }
+          var next = neighbours(s, true);
+          for (var j = 0; j < next.length && queue.length < MAX_VIEW; j++) {
+            if (!depth.has(next[j])) { depth.set(next[j], d + 1); queue.push(next[j]); }
+          }
+        }
+        list = queue;
+        if (list.length >= MAX_VIEW) { noteText = 'stopped at ' + MAX_VIEW.toLocaleString() + ' states'; }
+      }
+    }
+    if (list.indexOf(START) < 0 && v !== 'group' && v !== 'around' && v !== 'path') {
+      list.push(START);
+    }
+    return {states: list, note: noteText};
+  }
+
+  // Layers across, the global barycentre order down; empty layers and gaps closed up.
+  function place(states) {
+    var columns = new Map();
+    states.forEach(function (s) {
+      var l = D.layer[s];
+      if (!columns.has(l)) { columns.set(l, []); }
+      columns.get(l).push(s);
+    });
+    var keys = Array.from(columns.keys()).sort(function (a, b) { return a - b; });
+    var x = new Float32Array(states.length), y = new Float32Array(states.length);
+    var index = new Map();
+    states.forEach(function (s, k) { index.set(s, k); });
+    keys.forEach(function (l, c) {
+      var members = columns.get(l);
+      members.sort(function (a, b) { return D.order[a] - D.order[b] || a - b; });
+      var half = (members.length - 1) / 2;
+      members.forEach(function (s, r) {
+        var k = index.get(s);
+        x[k] = c;
+        y[k] = half - r;
+      });
+    });
+    return {x: x, y: y, index: index, columns: keys.length};
+  }
+
+  function viewEdges(states, index, p) {
+    var pairs = new Map(), list = [];
+    for (var a = 0; a < states.length; a++) {
+      var s = states[a];
+      for (var k = OPTR[s]; k < OPTR[s + 1]; k++) {
+        var c = chosen(p, k), w = D.weight[k] / META.denominator;
+        for (var o = OPT[k]; o < OPT[k + 1]; o++) {
+          var t = D.target[o];
+          if (t < 0 || t === s || !index.has(t)) { continue; }
+          var key = s * N + t, e = pairs.get(key);
+          if (e === undefined) {
+            if (list.length >= MAX_EDGES) { continue; }
+            e = list.length;
+            pairs.set(key, e);
+            list.push({a: a, b: index.get(t), p: 0});
+          }
+          if (o - OPT[k] === c) { list[e].p += w; }
+        }
+      }
+    }
+    return list;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Drawing
+  // -------------------------------------------------------------------------------------
+  var BINS = [[0.05, 1.0, 'rgba(0,114,178,0.45)'], [0.2, 1.6, 'rgba(0,114,178,0.6)'],
+    [0.5, 2.4, 'rgba(0,114,178,0.75)'], [Infinity, 3.4, 'rgba(0,70,130,0.9)']];
+  function edgeTraces(view) {
+    var groups = [{name: 'never taken', width: 0.8, colour: 'rgba(150,150,150,0.35)', x: [], y: []}];
+    BINS.forEach(function (b, k) {
+      groups.push({name: 'taken with probability up to ' + b[0], width: b[1], colour: b[2], x: [], y: []});
+    });
+    view.edges.forEach(function (e) {
+      var g = 0;
+      if (e.p > 0) { g = 1; while (e.p > BINS[g - 1][0]) { g++; } }
+      var into = groups[g];
+      into.x.push(view.x[e.a], view.x[e.b], null);
+      into.y.push(view.y[e.a], view.y[e.b], null);
+    });
+    return groups.map(function (g) {
+      return {type: 'scattergl', mode: 'lines', x: g.x, y: g.y, name: g.name,
+        line: {width: g.width, color: g.colour}, hoverinfo: 'skip', showlegend: false};
+    });
+  }
+  function bestMoves(i, p) {
+    var totals = new Map();
+    for (var k = OPTR[i]; k < OPTR[i + 1]; k++) {
+      var c = chosen(p, k);
+      if (c >= 0) {
+        var move = META.moveLabels[D.move[OPT[k] + c]];
+        totals.set(move, (totals.get(move) || 0) + D.weight[k]);
+      }
+    }
+    return Array.from(totals.entries()).sort(function (a, b) { return b[1] - a[1]; })
+      .slice(0, 3).map(function (m) {
+        return m[0] + ' (' + Math.round(100 * m[1] / META.denominator) + ' %)';
+      });
+  }
+  function hover(i, p) {
+    var lines = ['<b>' + esc(label(i)) + '</b>' + (i === START ? ' (start)' : '')];
+    lines.push(esc(META.groupNames[D.group[i]]));
+    lines.push('reach (' + esc(META.policies[p]) + '): ' + num(reach(p, i)));
+    lines.push('value: ' + D.values[i].toFixed(5));
+    if (D.terminal[i]) { lines.push('game over'); } else {
+      var moves = bestMoves(i, p);
+      lines.push(moves.length ? 'moves: ' + esc(moves.join(', ')) : 'no move on any throw');
+    }
+    return lines.join('<br>');
+  }
+  function nodeTrace(view, p) {
+    var floor = Math.log10(META.reachFloor), top = 0, colour = [], symbol = [], size = [], text = [];
+    view.states.forEach(function (s) { top = Math.max(top, Math.log10(Math.max(reach(p, s), 1e-300))); });
+    var never = floor - 1;
+    view.states.forEach(function (s) {
+      var r = reach(p, s);
+      colour.push(r > 0 ? Math.max(Math.log10(r), floor) : never);
+      symbol.push(s === START ? 'star' : (D.terminal[s] ? 'square' : 'circle'));
+      size.push(s === START ? 16 : (view.states.length > 2000 ? 6 : 9));
+      text.push(hover(s, p));
+    });
+    var greyTop = (floor - never) / (top - never) * 0.999;
+    var scale = [[0, COLOURS.grey], [greyTop, COLOURS.grey]];
+    VIRIDIS.forEach(function (c, k) {
+      scale.push([greyTop + 0.001 + (1 - greyTop - 0.001) * k / (VIRIDIS.length - 1), c]);
+    });
+    var ticks = [never], labels = ['0'];
+    for (var t = Math.ceil(floor); t <= Math.floor(top); t++) {
+      ticks.push(t);
+      labels.push(t === 0 ? '1' : (t === 1 ? '10' : '1e' + t));
+    }
+    return {type: 'scattergl', mode: 'markers', x: view.x, y: view.y, name: 'states',
+      hovertext: text, hoverinfo: 'text', customdata: view.states,
+      marker: {color: colour, cmin: never, cmax: top, colorscale: scale, symbol: symbol,
+        size: size, line: {width: 0.6, color: '#333333'},
+        colorbar: {title: {text: 'reach'}, tickvals: ticks, ticktext: labels, len: 0.6}},
+      showlegend: false};
+  }
+  function highlightTrace(view) {
+    var x = [], y = [], mx = [], my = [];
+    var i = state.sel, k = view.index.get(i);
+    if (i >= 0 && k !== undefined) {
+      mx.push(view.x[k]); my.push(view.y[k]);
+      neighbours(i, false).forEach(function (t) {
+        var m = view.index.get(t);
+        if (m !== undefined) { x.push(view.x[k], view.x[m], null); y.push(view.y[k], view.y[m], null); mx.push(view.x[m]); my.push(view.y[m]); }
+      });
+    }
+    return [{type: 'scattergl', mode: 'lines', x: x, y: y, line: {color: COLOURS.red, width: 2.5},
+      hoverinfo: 'skip', showlegend: false, name: 'successors'},
+    {type: 'scattergl', mode: 'markers', x: mx, y: my, hoverinfo: 'skip', showlegend: false,
+      name: 'selected', marker: {symbol: 'circle-open', size: 18, color: COLOURS.red, line: {width: 2.5, color: COLOURS.red}}}];
+  }
+  var NODE_TRACE = 5;
+  function drawView() {
+    var p = state.policy;
+    var traces = edgeTraces(shown).concat([nodeTrace(shown, p)], highlightTrace(shown));
+    var layout = {margin: {l: 10, r: 10, t: 10, b: 10}, hovermode: 'closest', dragmode: 'pan',
+      plot_bgcolor: 'white', showlegend: false, uirevision: shown.key,
+      xaxis: {visible: false}, yaxis: {visible: false}};
+    return Plotly.react('gg-plot', traces, layout, {displaylogo: false, responsive: true, scrollZoom: true});
+  }
+  function drawOverview() {
+    var p = state.policy, names = META.groupNames.map(esc);
+    var custom = META.groupStates.map(function (c, g) {
+      return [c.toLocaleString(), META.groupValue[g][0].toFixed(4), META.groupValue[g][1].toFixed(4),
+        num(META.groupEnds[p][g]), num(META.groupGiven[p][g])];
+    });
+    var line = names.map(function (_, g) { return g === state.group && state.view === 'group' ? 2.5 : 0; });
+    var template = '<b>%{x}</b><br>%{customdata[0]} states, values %{customdata[1]} to %{customdata[2]}' +
+      '<br>expected visits %{y:.4g}<br>game ends here: %{customdata[3]}<br>win chance given away: %{customdata[4]}<extra></extra>';
+    var traces = [
+      {type: 'bar', x: names, y: META.groupReach[p], name: 'expected visits', customdata: custom,
+        hovertemplate: template, marker: {color: COLOURS.blue, line: {width: line, color: '#000'}}},
+      {type: 'bar', x: names, y: META.groupEnds[p], name: 'game ends here', customdata: custom,
+        hovertemplate: template, marker: {color: COLOURS.orange, pattern: {shape: '/'}, line: {width: line, color: '#000'}}},
+      {type: 'bar', x: names, y: META.groupGiven[p], name: 'win chance given away', yaxis: 'y2',
+        customdata: custom, hovertemplate: template,
+        marker: {color: COLOURS.red, pattern: {shape: 'x'}, line: {width: line, color: '#000'}}}
+    ];
+    var layout = {barmode: 'group', margin: {l: 60, r: 10, t: 24, b: 40}, hovermode: 'closest',
+      title: {text: 'groups of states under ' + esc(META.policies[p]) + ': click one to show it', font: {size: 13}, x: 0, xanchor: 'left'},
+      legend: {orientation: 'h', x: 1, xanchor: 'right', y: 1.12, font: {size: 12}},
+      yaxis: {domain: [0.42, 1], title: {text: 'visits', font: {size: 12}}, rangemode: 'tozero'},
+      yaxis2: {domain: [0, 0.3], title: {text: 'given away', font: {size: 12}}, rangemode: 'tozero'},
+      xaxis: {type: 'category', automargin: true, tickfont: {size: 11}}};
+    return Plotly.react('gg-overview', traces, layout, {displayModeBar: false, responsive: true});
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Details
+  // -------------------------------------------------------------------------------------
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined) { e.textContent = text; }
+    if (cls) { e.className = cls; }
+    return e;
+  }
+  function link(i) {
+    var a = el('a', label(i), 'gg-state');
+    a.href = '#';
+    a.addEventListener('click', function (e) { e.preventDefault(); select(i, true); });
+    return a;
+  }
+  function details(i) {
+    var box = $('gg-details'), p = state.policy;
+    box.textContent = '';
+    var head = el('h2', label(i) + (i === START ? ' (start)' : '') + (D.terminal[i] ? ' (game over)' : ''));
+    box.appendChild(head);
+    box.appendChild(el('p', META.groupNames[D.group[i]] + ' · value ' + D.values[i].toFixed(5) +
+      ' (the chance that the player to move wins, under optimal play)'));
+    var table = el('table'), row = el('tr');
+    ['policy', 'reach', 'moves here'].forEach(function (h) { row.appendChild(el('th', h)); });
+    table.appendChild(row);
+    META.policies.forEach(function (name, q) {
+      var tr = el('tr');
+      tr.appendChild(el('td', name));
+      tr.appendChild(el('td', num(reach(q, i)), 'num'));
+      tr.appendChild(el('td', bestMoves(i, q).join(', ')));
+      table.appendChild(tr);
+    });
+    box.appendChild(table);
+    var actions = el('p');
+    [['around', 'show the states around it'], ['path', 'show the path to it']].forEach(function (a) {
+      var b = el('button', a[1], 'gg-act');
+      b.type = 'button';
+      b.addEventListener('click', function () { state.sel = i; setView(a[0]); });
+      actions.appendChild(b);
+    });
+    box.appendChild(actions);
+    throwsList(box, i);
+    pathList(box, i, p);
+    predecessorList(box, i);
+    body.dataset.detailsThrows = String(OPTR[i + 1] - OPTR[i]);
+  }
+  function throwsList(box, i) {
+    var throws = OPTR[i + 1] - OPTR[i];
+    box.appendChild(el('h3', throws ? 'Throws (' + throws + ')' : 'No throws: the game is over'));
+    for (var k = OPTR[i]; k < OPTR[i + 1]; k++) {
+      var name = META.throwLabels ? 'throw ' + META.throwLabels[k - OPTR[i]] : 'throw ' + (k - OPTR[i] + 1);
+      box.appendChild(el('p', name + ': chance ' + num(D.weight[k] / META.denominator)));
+      var list = el('table');
+      var best = -Infinity, o;
+      for (o = OPT[k]; o < OPT[k + 1]; o++) { best = Math.max(best, optionValue(o)); }
+      if (OPT[k] === OPT[k + 1]) { list.appendChild(el('tr')).appendChild(el('td', 'no move: the turn passes')); }
+      for (o = OPT[k]; o < OPT[k + 1]; o++) {
+        var tr = el('tr'), v = optionValue(o), t = D.target[o];
+        tr.appendChild(el('td', META.moveLabels[D.move[o]], v === best ? 'best' : ''));
+        var to = el('td');
+        to.appendChild(document.createTextNode('→ '));
+        to.appendChild(t >= 0 ? link(t) : el('span', '(a state not on this page)'));
+        tr.appendChild(to);
+        tr.appendChild(el('td', v.toFixed(5), 'num'));
+        var picks = META.policies.filter(function (_, q) { return chosen(q, k) === o - OPT[k]; });
+        tr.appendChild(el('td', picks.join(', '), 'pick'));
+        list.appendChild(tr);
+      }
+      box.appendChild(list);
+    }
+  }
+  function pathList(box, i, p) {
+    var steps = path(i, p);
+    box.appendChild(el('h3', 'Most likely path from the start (' + META.policies[p] + ')'));
+    if (!steps.length) { box.appendChild(el('p', 'The policy never gets here.')); return; }
+    var chance = 1;
+    for (var k = 1; k < steps.length; k++) { chance *= moveChance(steps[k - 1], steps[k], p); }
+    box.appendChild(el('p', (steps.length - 1) + ' moves, chance ' + num(chance)));
+    var ol = el('ol'), shownSteps = steps.length > 40 ? steps.slice(0, 20).concat([-1], steps.slice(-19)) : steps;
+    shownSteps.forEach(function (s) {
+      var li = el('li');
+      if (s < 0) { li.textContent = '…'; } else { li.appendChild(link(s)); }
+      ol.appendChild(li);
+    });
+    box.appendChild(ol);
+  }
+  function predecessorList(box, i) {
+    var pred = predecessors(), from = [], seen = new Set();
+    for (var k = pred.ptr[i]; k < pred.ptr[i + 1]; k++) {
+      if (!seen.has(pred.from[k])) { seen.add(pred.from[k]); from.push(pred.from[k]); }
+    }
+    box.appendChild(el('h3', 'Predecessors (' + from.length.toLocaleString() + ')'));
+    var ul = el('ul');
+    from.slice(0, 30).forEach(function (s) { var li = el('li'); li.appendChild(link(s)); ul.appendChild(li); });
+    if (from.length > 30) { ul.appendChild(el('li', '… and ' + (from.length - 30) + ' more')); }
+    box.appendChild(ul);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Actions and the address
+  // -------------------------------------------------------------------------------------
+  function timed(work) {
+    var started = performance.now();
+    return Promise.resolve(work()).then(function () {
+      body.dataset.actionMs = String(Math.round(performance.now() - started));
+    }).catch(note);
+  }
+  function update() {
+    var chosenStates = chooseStates();
+    var placed = place(chosenStates.states);
+    shown = {states: chosenStates.states, x: placed.x, y: placed.y, index: placed.index,
+      key: state.view + '|' + state.group + '|' + state.sel + '|' + state.steps + '|' + state.count + '|' + state.min};
+    shown.edges = viewEdges(shown.states, shown.index, state.policy);
+    var status = shown.states.length.toLocaleString() + ' of ' + N.toLocaleString() + ' states, ' +
+      shown.edges.length.toLocaleString() + ' moves drawn';
+    if (chosenStates.note) { status += ' (' + chosenStates.note + ')'; }
+    $('gg-status').textContent = status + '. Drag to pan, scroll to zoom, click a state for its details.';
+    body.dataset.viewStates = String(shown.states.length);
+    writeHash();
+    return Promise.all([drawView(), drawOverview()]);
+  }
+  function setView(view) {
+    state.view = view;
+    $('gg-view').value = view;
+    showParams();
+    return timed(update);
+  }
+  function select(i, move) {
+    state.sel = i;
+    details(i);
+    if (move && (!shown || !shown.index.has(i))) { return setView('around'); }
+    writeHash();
+    return timed(function () { return Plotly.restyle('gg-plot', highlightData(), [NODE_TRACE + 1, NODE_TRACE + 2]); });
+  }
+  function highlightData() {
+    var h = highlightTrace(shown);
+    return {x: [h[0].x, h[1].x], y: [h[0].y, h[1].y]};
+  }
+  function showParams() {
+    document.querySelectorAll('.gg-param').forEach(function (e) {
+      e.hidden = e.dataset.for.split(' ').indexOf(state.view) < 0;
+    });
+  }
+  function writeHash() {
+    var params = new URLSearchParams();
+    params.set('policy', META.policies[state.policy]);
+    params.set('view', state.view);
+    if (state.view === 'likely') { params.set('count', state.count); }
+    if (state.view === 'group') { params.set('group', META.groupNames[state.group]); }
+    if (state.view === 'around') { params.set('steps', state.steps); }
+    if (state.view === 'threshold') { params.set('min', state.min); }
+    if (state.sel >= 0) { params.set('state', label(state.sel)); }
+    if (window.location.hash === '#selftest') { return; }
+    history.replaceState(null, '', '#' + params.toString());
+  }
+  function findLabel(text) {
+    var at = -1;
+    for (var i = 0; i < N; i++) { if (OFF[i + 1] - OFF[i] === text.length && label(i) === text) { at = i; break; } }
+    return at;
+  }
+  function readHash() {
+    var params = new URLSearchParams(window.location.hash.slice(1));
+    var policy = META.policies.indexOf(params.get('policy'));
+    if (policy >= 0) { state.policy = policy; }
+    var views = ['likely', 'group', 'around', 'path', 'threshold', 'all'];
+    if (views.indexOf(params.get('view')) >= 0) { state.view = params.get('view'); }
+    var count = parseInt(params.get('count'), 10);
+    if (count >= 1 && count <= MAX_VIEW) { state.count = count; }
+    var group = META.groupNames.indexOf(params.get('group'));
+    if (group >= 0) { state.group = group; }
+    var steps = parseInt(params.get('steps'), 10);
+    if (steps >= 1 && steps <= 20) { state.steps = steps; }
+    var min = parseFloat(params.get('min'));
+    if (min >= 0 && min <= 1) { state.min = min; }
+    if (params.get('state') !== null) { state.sel = findLabel(params.get('state')); }
+  }
+  function search(query) {
+    var results = $('gg-results');
+    results.textContent = '';
+    query = query.trim().toLowerCase();
+    if (!query) { return 0; }
+    if (LOWER === null) { LOWER = TEXT.toLowerCase(); }
+    var hits = [], from = 0, seen = new Set();
+    while (hits.length < 20) {
+      var at = LOWER.indexOf(query, from);
+      if (at < 0) { break; }
+      var lo = 0, hi = N;  // the label holding position at: OFF[lo] <= at < OFF[lo + 1]
+      while (hi - lo > 1) { var mid = (lo + hi) >> 1; if (OFF[mid] <= at) { lo = mid; } else { hi = mid; } }
+      if (!seen.has(lo) && at + query.length <= OFF[lo + 1]) { seen.add(lo); hits.push(lo); }
+      from = Math.max(at + 1, seen.has(lo) ? OFF[lo + 1] : at + 1);
+    }
+    hits.sort(function (a, b) { return (OFF[a + 1] - OFF[a]) - (OFF[b + 1] - OFF[b]); });
+    hits.forEach(function (i) {
+      var li = el('li');
+      var a = link(i);
+      a.addEventListener('click', function () { results.textContent = ''; });
+      li.appendChild(a);
+      results.appendChild(li);
+    });
+    if (!hits.length) { results.appendChild(el('li', 'no label contains “' + query + '”')); }
+    return hits.length;
+  }
+
+  function wire() {
+    var policy = $('gg-policy');
+    META.policies.forEach(function (name, p) {
+      var option = el('option', name + ': wins ' + pct(META.wins[p]));
+      option.value = String(p);
+      policy.appendChild(option);
+    });
+    var group = $('gg-group');
+    META.groupNames.forEach(function (name, g) {
+      var option = el('option', name + ' (' + META.groupStates[g].toLocaleString() + ')');
+      option.value = String(g);
+      group.appendChild(option);
+    });
+    policy.value = String(state.policy);
+    group.value = String(state.group);
+    $('gg-view').value = state.view;
+    $('gg-count').value = state.count;
+    $('gg-steps').value = state.steps;
+    $('gg-min').value = state.min;
+    showParams();
+    policy.addEventListener('change', function () {
+      state.policy = parseInt(policy.value, 10);
+      timed(function () { if (state.sel >= 0) { details(state.sel); } return update(); });
+    });
+    $('gg-view').addEventListener('change', function () { setView($('gg-view').value); });
+    group.addEventListener('change', function () { state.group = parseInt(group.value, 10); setView('group'); });
+    [['gg-count', 'count', parseInt], ['gg-steps', 'steps', parseInt], ['gg-min', 'min', parseFloat]].forEach(function (c) {
+      $(c[0]).addEventListener('change', function () {
+        var value = c[2]($(c[0]).value, 10);
+        if (isFinite(value) && value >= 0) { state[c[1]] = value; timed(update); }
+      });
+    });
+    $('gg-search-form').addEventListener('submit', function (e) { e.preventDefault(); search($('gg-search').value); });
+    $('gg-search').addEventListener('input', function () { search($('gg-search').value); });
+  }
+  function bindPlots() {
+    var group = $('gg-group');
+    $('gg-plot').on('plotly_click', function (event) {
+      var point = event.points[0];
+      if (point.curveNumber === NODE_TRACE) { select(shown.states[point.pointNumber], false); }
+    });
+    $('gg-overview').on('plotly_click', function (event) {
+      state.group = event.points[0].pointIndex;
+      group.value = String(state.group);
+      setView('group');
+    });
+  }
+
+  function pixelOf(i) {
+    var gd = $('gg-plot'), k = shown.index.get(i), full = gd._fullLayout, box = gd.getBoundingClientRect();
+    if (k === undefined) { return null; }
+    return {x: box.left + full._size.l + full.xaxis.l2p(shown.x[k]),
+      y: box.top + full._size.t + full.yaxis.l2p(shown.y[k])};
+  }
+
+  function selftest() {
+    var where = pixelOf(START), drag = document.querySelector('#gg-plot .nsewdrag');
+    drag.dispatchEvent(new MouseEvent('mousemove', {clientX: where.x, clientY: where.y, bubbles: true}));
+    return new Promise(function (done) { setTimeout(done, 100); }).then(function () {
+      var tip = document.querySelector('#gg-plot .hoverlayer .hovertext');
+      body.dataset.hoverText = tip ? tip.textContent : '';
+      return select(START, false);
+    }).then(function () {
+      body.dataset.clicked = label(START);
+      $('gg-policy').value = String(P - 1);
+      $('gg-policy').dispatchEvent(new Event('change'));
+      return new Promise(function (done) { setTimeout(done, 50); });
+    }).then(function () {
+      body.dataset.policy = META.policies[state.policy];
+      body.dataset.searchHits = String(search(label(START)));
+      return setView('around');
+    }).then(function () {
+      body.dataset.aroundStates = String(shown.states.length);
+      body.dataset.selftest = 'done';
+    });
+  }
+
+  function title() {
+    $('gg-title').textContent = META.title;
+    var summary = META.totalStates.toLocaleString() + ' states in ' + META.groupNames.length + ' groups';
+    if (N < META.totalStates) {
+      summary += '; this page holds ' + N.toLocaleString() + ' of them in detail (those the policies reach most' +
+        (META.minReach > 0 ? ', reach ≥ ' + META.minReach : '') + '). The overview counts every state; ' +
+        'for the others, explore a smaller part (--min-reach) or use Python (gamegraph.analysis.explore_graph)';
+    }
+    $('gg-summary').textContent = summary + '.';
+  }
+
+  var started = performance.now();
+  gunzip(decode64(document.getElementById('gg-data').textContent)).then(function (buffer) {
+    unpack(buffer);
+    title();
+    if (window.location.hash !== '#selftest') { readHash(); }
+    if (N <= 400 && !/view=/.test(window.location.hash)) { state.view = 'all'; }
+    wire();
+    return update();
+  }).then(function () {
+    bindPlots();
+    if (state.sel >= 0) { details(state.sel); return select(state.sel, false); }
+    return null;
+  }).then(function () {
+    body.dataset.loadMs = String(Math.round(performance.now() - started));
+    body.dataset.rendered = 'yes';
+    window.ggExplorer = {pixelOf: pixelOf, select: select, setView: setView, search: search,
+      state: state, label: label, start: START};
+    if (window.location.hash === '#selftest') { return selftest(); }
+    return null;
+  }).catch(note);
+}());
