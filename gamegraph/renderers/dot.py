@@ -39,8 +39,9 @@ import re
 
 import numpy as np
 
-from gamegraph.errors import UnknownNameError
+from gamegraph.errors import InvalidArgumentError, UnknownNameError
 
+from .._checks import check_int
 from .._escape import dot_text, html_text, visible
 from .._extras import require
 from ._graphviz import (  # noqa: F401  (the engine's names, re-exported)
@@ -63,6 +64,61 @@ WEIGHTS = ("count", "probability")
 PAGE_INCHES = (11.2, 16.0)
 #: Most edges a pruned view labels with their move and chance.
 MAX_LABELLED_EDGES = 120
+#: Most states :func:`chain_dot` and :func:`policy_dot` draw unless ``max_states=`` says
+#: otherwise, with at most :data:`MOVES_PER_STATE` moves per state on average; a larger
+#: diagram is refused before any layout (:func:`check_diagram_size`). Measured with the
+#: Graphviz of pygraphviz on one core: Jackpot's full view (512 states, 2,304 moves)
+#: lays out in 0.6 s and reads on A3 with its compact labels; Shut the Box's (476 states,
+#: 3,591 moves) takes 5.6 s and Home Run's (530 states, 2,754 moves) 7 s, and neither
+#: reads: every state's moves cross the others'.
+MAX_DIAGRAM_STATES = 512
+#: Moves per drawn state, on average, that a diagram still reads with (Jackpot: 4.5).
+MOVES_PER_STATE = 5
+#: The views of any game that a refused diagram can draw instead
+#: (:mod:`gamegraph.analysis.views`).
+VIEWS = ("likely", "threshold", "around")
+
+
+class DiagramTooLargeError(InvalidArgumentError):
+    """A diagram would draw more than can be laid out quickly and read.
+
+    ``states`` and ``moves`` are what it would draw, ``limit`` the most states it may (and
+    :data:`MOVES_PER_STATE` times as many moves). The message names the views of
+    :mod:`gamegraph.analysis.views` that draw a part of any game.
+    """
+
+    def __init__(self, states: int, moves: int | None, limit: int):
+        self.states = states
+        self.moves = moves
+        self.limit = limit
+        drawn = f"{states:,} states" + (f" and {moves:,} moves" if moves is not None else "")
+        super().__init__(
+            f"a diagram of {drawn} cannot be read and takes long to lay out; at most "
+            f"{limit:,} states and {MOVES_PER_STATE * limit:,} moves are drawn (max_states=). "
+            "Draw a part of the game instead: gamegraph.analysis.views.likely (the likeliest "
+            "states), threshold (the states reached often enough) or around (a state's "
+            "neighbourhood), given as selection=views.selection(chain, states, caption)"
+        )
+
+
+def check_diagram_size(
+    states: int, moves: int | None = None, max_states: int | None = MAX_DIAGRAM_STATES
+) -> None:
+    """Refuse a diagram of more than ``max_states`` states or more than
+    :data:`MOVES_PER_STATE` times as many moves (None: no limit), before any layout.
+
+    >>> check_diagram_size(300, 1_000)
+    >>> check_diagram_size(400, 3_000)
+    Traceback (most recent call last):
+    ...
+    gamegraph.renderers.dot.DiagramTooLargeError: a diagram of 400 states and 3,000 moves ...
+    """
+    if max_states is None:
+        return
+    max_states = check_int(max_states, "max_states", low=1)
+    if states > max_states or (moves is not None and moves > MOVES_PER_STATE * max_states):
+        raise DiagramTooLargeError(int(states), moves, max_states)
+
 
 _WIN_COLOUR = "#c8e6c9"
 _START_COLOUR = "#fff3b0"
@@ -284,6 +340,7 @@ def chain_dot(
     lost=None,
     selection=None,
     subtitle: str | None = None,
+    max_states: int | None = MAX_DIAGRAM_STATES,
 ):
     """A policy's chain as a page-sized :class:`~gamegraph.renderers.diagram.Diagram`.
 
@@ -308,6 +365,14 @@ def chain_dot(
         Per state, the probability that the game is lost there: the red fill follows it.
     selection : gamegraph.analysis.Selection, optional
         Draw only its states and edges (a pruned view), each edge labelled with its move.
+    max_states : int or None
+        The most states drawn (default :data:`MAX_DIAGRAM_STATES`; None: no limit), with
+        at most :data:`MOVES_PER_STATE` times as many moves. A larger diagram raises
+        :class:`DiagramTooLargeError` before any layout, naming the views that draw a part
+        (:mod:`gamegraph.analysis.views`).
+
+    On a cycle of the drawn part, only the edges one breadth-first step on set the ranks
+    (:func:`gamegraph.analysis.views.ranking_edges`), so cyclic games lay out in seconds.
 
     Examples
     --------
@@ -329,12 +394,14 @@ def chain_dot(
     if weights is not None and weights not in WEIGHTS:
         raise UnknownNameError("weights", weights, WEIGHTS)
     graph = chain.graph
+    states = reachable_states(chain) if selection is None else selection.states
+    states = np.asarray(states, dtype=np.int64)
+    check_diagram_size(len(states), None, max_states)  # before any work on a large game
     if selection is not None:
-        states = np.asarray(selection.states, dtype=np.int64)
         edges = np.asarray(selection.edges, dtype=np.int64)
     else:
-        states = reachable_states(chain)
         edges = np.flatnonzero(np.isin(chain.edge_source, states))
+    check_diagram_size(len(states), len(edges), max_states)
     drawn = set(states.tolist())
     bad_states = comparison.suboptimal_states() if comparison is not None else None
     better = comparison.better_moves() if comparison is not None else []
@@ -439,7 +506,10 @@ def chain_dot(
         for i in extra:
             node(dot, i, faded=True)
 
+    from ..analysis.views import ranking_edges  # here: the command line loads this module
+
     bad_edges = comparison.edge_mask(chain) if comparison is not None else None
+    ranking = dict(zip(edges.tolist(), ranking_edges(chain, states, edges).tolist()))
     top = max((float(flow[e]) for e in edges), default=0) if flow is not None else 0
     for e in edges.tolist():
         s, t = int(chain.edge_source[e]), int(chain.edge_target[e])
@@ -458,6 +528,8 @@ def chain_dot(
             attributes = {"label": label, **attributes}
         if chain.edge_passes[e]:
             attributes["style"] = "dashed"
+        if not ranking[e]:
+            attributes["constraint"] = "false"
         if bad_edges is not None and bad_edges[e]:
             attributes.update(color=_BAD_COLOUR, penwidth="1.4", fontcolor=_BAD_COLOUR)
         dot.edge(f"n{s}", f"n{t}", **attributes)
@@ -504,6 +576,7 @@ def policy_dot(
     show_reach: bool = False,
     selection=None,
     subtitle: str | None = None,
+    max_states: int | None = MAX_DIAGRAM_STATES,
 ):
     """A policy's diagram: :func:`chain_dot` of a computed view.
 
@@ -512,7 +585,8 @@ def policy_dot(
     follow the flow (:func:`gamegraph.analysis.edge_flow`) and nodes' red fill the games
     lost there; ``show_reach`` also writes each state's reach probability. Its comparison,
     when present, marks the moves that give up win probability. ``selection`` (from
-    :mod:`gamegraph.analysis.pruning`) draws a pruned view.
+    :mod:`gamegraph.analysis.pruning` or :mod:`gamegraph.analysis.views`) draws a pruned
+    view; more than ``max_states`` states are refused before any layout (:func:`chain_dot`).
     """
     return chain_dot(
         view.chain,
@@ -525,6 +599,7 @@ def policy_dot(
         flow=view.flow,
         lost=view.lost,
         selection=selection,
+        max_states=max_states,
     )
 
 
