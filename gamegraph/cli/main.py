@@ -2,6 +2,7 @@
 
 Each game has its own commands: ``gamegraph jackpot --help``, ``gamegraph supersix
 --help``, ``gamegraph ur --help``; ``gamegraph gallery`` builds every picture at once.
+Any game, your own too, by its class: ``gamegraph explore|report|graph my_game.py:Game``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from .. import __version__, _environment
 from ..errors import GameGraphError
 
 try:
-    from . import _output, gallery, jackpot, supersix, ur
+    from . import _output, gallery, jackpot, own_game, supersix, ur
     from ._common import Parser
 except (ImportError, MemoryError, OSError) as _error:  # a library cannot load under ulimit -v
     _environment.failed_to_start(_error)
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     supersix.add_commands(games)
     ur.add_commands(games)
     gallery.add_commands(games)
+    own_game.add_commands(games)
     return parser
 
 

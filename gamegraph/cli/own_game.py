@@ -1,0 +1,467 @@
+"""``gamegraph explore|report|graph SPEC``: any game, a user's own included, by its class.
+
+SPEC names a game's rules class as ``package.module:Class`` (imported) or
+``path/to/file.py:Class`` (loaded from the file); ``--arg name=value``, repeated, gives its
+constructor's keyword arguments, each value read as a Python literal (``20``, ``'free'``,
+``(3, 3)``) by :func:`ast.literal_eval` and otherwise kept as the plain string. Nothing else
+on the command line is evaluated.
+
+Loading a module or a file runs its code, as ``python file.py`` would: naming it on the
+command line is the user's choice to run it. Data files (tables, graphs) never run code
+(docs/reliability.md, "Security").
+
+The class must be a game: a subclass of :class:`gamegraph.Rules` or
+:class:`gamegraph.batch.BatchRules`, or any class whose instances have ``build_graph()``
+returning a graph. See docs/your-game.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import importlib.util
+import keyword
+import os
+import sys
+import time
+from pathlib import Path
+
+from ..errors import GameGraphError, InvalidArgumentError
+from ._common import add_quiet, probability, whole
+
+_SPEC_HELP = (
+    "the game's rules class: package.module:Class (imported) or path/to/file.py:Class "
+    "(loaded; this runs the file's code, as python would)"
+)
+_ARG_HELP = (
+    "a keyword argument of the class, repeated as needed: --arg goal=20 --arg name=free; "
+    "the value is read as a Python literal (number, string, tuple, ...) or else kept as text"
+)
+#: The diagram views of ``gamegraph graph``: the whole of optimal play, or a part.
+GRAPH_VIEWS = ("full", "likely", "threshold", "around")
+
+
+def add_commands(subparsers) -> None:
+    """Register ``explore``, ``report`` and ``graph`` on the top-level subparsers."""
+    from ..analysis.views import DEFAULT_LIMIT, DEFAULT_MINIMUM, DEFAULT_STEPS, MAX_STEPS
+    from ..renderers.dot import EXTENSIONS, MAX_DIAGRAM_STATES
+
+    explore = subparsers.add_parser(
+        "explore",
+        help="any game by its class (module:Class or file.py:Class): an interactive page "
+        "of its graph (.html)",
+    )
+    _add_spec(explore)
+    explore.add_argument("-o", "--output", required=True, help="the page to write (.html)")
+    add_quiet(explore)
+    explore.set_defaults(run=_explore)
+
+    report = subparsers.add_parser(
+        "report",
+        help="any game by its class: a report of the game solved (.html, or .md with its "
+        "images beside it)",
+    )
+    _add_spec(report)
+    report.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="the report: .html (one self-contained file) or .md (images in NAME_files)",
+    )
+    report.add_argument(
+        "--exact", action="store_true", help="solve in exact fractions (small games only)"
+    )
+    add_quiet(report)
+    report.set_defaults(run=_report)
+
+    graph = subparsers.add_parser(
+        "graph",
+        help="any game by its class: a diagram of optimal play (DOT, PNG, SVG, PDF)",
+        description="A diagram of optimal play. A diagram of more than "
+        f"{MAX_DIAGRAM_STATES} states (or {MAX_DIAGRAM_STATES * 5:,} moves) cannot be "
+        "read and takes minutes to lay out: it is refused before the layout, and --view "
+        "likely, threshold or around draws a part of any game.",
+    )
+    _add_spec(graph)
+    graph.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help=f"output file; the extension picks the format: {', '.join(EXTENSIONS)}",
+    )
+    graph.add_argument(
+        "--view",
+        choices=GRAPH_VIEWS,
+        default="full",
+        help="full: every state optimal play reaches (default; refused when too large); "
+        "likely: the states with the likeliest paths from the start (--limit); threshold: "
+        "the states reached often enough (--min-reach); around: a state's neighbourhood "
+        "(--state, --steps)",
+    )
+    graph.add_argument(
+        "--limit",
+        type=whole(1, "states", high=MAX_DIAGRAM_STATES),
+        default=None,
+        metavar="N",
+        help=f"likely: how many states, 1 to {MAX_DIAGRAM_STATES} (default {DEFAULT_LIMIT})",
+    )
+    graph.add_argument(
+        "--min-reach",
+        type=probability,
+        default=None,
+        metavar="P",
+        help="threshold: the least reach drawn, in (0, 1] (expected visits in a game "
+        f"that can repeat a state; default {DEFAULT_MINIMUM})",
+    )
+    graph.add_argument(
+        "--state",
+        default=None,
+        metavar="STATE",
+        help="around: the state, by its label as the diagram writes it (e.g. 'choose 0-0 "
+        "+2'), as a Python literal of the state (\"('choose', 0, 0, 2)\"), as #NUMBER, or START",
+    )
+    graph.add_argument(
+        "--steps",
+        type=whole(1, "moves", high=MAX_STEPS),
+        default=None,
+        metavar="K",
+        help=f"around: moves drawn before and after the state, 1 to {MAX_STEPS} "
+        f"(default {DEFAULT_STEPS})",
+    )
+    graph.add_argument(
+        "--weights",
+        choices=("count", "probability"),
+        default=None,
+        help="label edges with the chance the move is taken",
+    )
+    add_quiet(graph)
+    graph.set_defaults(run=_graph)
+
+
+def _add_spec(parser) -> None:
+    parser.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
+    parser.add_argument(
+        "--arg",
+        dest="args",
+        action="append",
+        type=game_argument,
+        default=[],
+        metavar="NAME=VALUE",
+        help=_ARG_HELP,
+    )
+
+
+def game_argument(text: str) -> tuple[str, object]:
+    """``--arg name=value``: the name (a Python identifier) and the value, read as a
+    Python literal or else kept as the plain string.
+
+    >>> game_argument("goal=20"), game_argument("rules=free"), game_argument("hands=(3, 4)")
+    (('goal', 20), ('rules', 'free'), ('hands', (3, 4)))
+    >>> game_argument("name='a b'"), game_argument("flag=True"), game_argument("x=")
+    (('name', 'a b'), ('flag', True), ('x', ''))
+    >>> game_argument("goal 20")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'goal 20' is not NAME=VALUE: the name must be ...
+    """
+    name, equals, value = text.partition("=")
+    name = name.strip()
+    if not equals or not name.isidentifier() or keyword.iskeyword(name):
+        shown = text if len(text) <= 12 else text[:12] + "..."
+        raise argparse.ArgumentTypeError(
+            f"{shown!r} is not NAME=VALUE: the name must be a Python identifier (e.g. goal=20)"
+        )
+    try:
+        return name, ast.literal_eval(value.strip())
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return name, value
+
+
+def _keywords(pairs) -> dict:
+    keywords = {}
+    for name, value in pairs:
+        if name in keywords:
+            raise InvalidArgumentError(f"--arg {name} is given twice")
+        keywords[name] = value
+    return keywords
+
+
+def load_class(spec: str):
+    """The class a SPEC names: ``package.module:Class`` or ``path/to/file.py:Class``.
+
+    Importing the module or loading the file runs its code. Errors are one-line
+    :class:`InvalidArgumentError` messages: no ``:``, a missing file or module, a missing
+    attribute (naming the games the module has), something that is not a game's class.
+    """
+    from ..batch import BatchRules
+    from ..rules import Rules
+
+    where, colon, attribute = spec.rpartition(":")
+    if not colon or not where or not attribute:
+        raise InvalidArgumentError(
+            f"{spec!r}: expected package.module:Class or path/to/file.py:Class"
+        )
+    is_file = where.endswith(".py") or "/" in where or os.sep in where
+    module = _load_file(where) if is_file else _import(where)
+    shown = where if is_file else f"module {where}"
+    target = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            games = sorted(
+                name
+                for name, value in vars(module).items()
+                if isinstance(value, type)
+                and value not in (Rules, BatchRules)
+                and _is_game(value, Rules, BatchRules)
+            )
+            known = f"; its games: {', '.join(games)}" if games else "; it defines no game class"
+            raise InvalidArgumentError(f"{shown} has no attribute {attribute!r}{known}")
+        target = getattr(target, part)
+    if not isinstance(target, type):
+        raise InvalidArgumentError(
+            f"{spec}: {attribute} is not a class (it is of type {type(target).__name__}); "
+            "give the game's rules class"
+        )
+    if not _is_game(target, Rules, BatchRules):
+        raise InvalidArgumentError(
+            f"{spec}: {attribute} is not a game: expected a subclass of gamegraph.Rules or "
+            "gamegraph.batch.BatchRules (or a class with build_graph())"
+        )
+    return target
+
+
+def _is_game(cls, rules, batch) -> bool:
+    return issubclass(cls, (rules, batch)) or callable(getattr(cls, "build_graph", None))
+
+
+def _import(name: str):
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name and (name == error.name or name.startswith(error.name + ".")):
+            raise InvalidArgumentError(
+                f"no module named {error.name!r} (give package.module:Class, or a path to a "
+                ".py file such as ./my_game.py:Game)"
+            ) from None
+        raise InvalidArgumentError(f"importing {name} failed: {_one_line(error)}") from None
+    except Exception as error:  # the module's own code failed; say so in one line
+        raise InvalidArgumentError(f"importing {name} failed: {_one_line(error)}") from None
+
+
+def _load_file(where: str):
+    path = Path(where)
+    if not path.is_file():
+        missing = "no such file" if not path.exists() else "not a file"
+        raise InvalidArgumentError(f"{where}: {missing} (SPEC is path/to/file.py:Class)")
+    if path.suffix != ".py":
+        raise InvalidArgumentError(f"{where}: not a .py file (SPEC is path/to/file.py:Class)")
+    name = f"gamegraph_user_{abs(hash(str(path.resolve()))):x}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise InvalidArgumentError(f"{where}: cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look a class's module up here
+    folder = str(path.resolve().parent)
+    sys.path.insert(0, folder)  # as python file.py: the file can import its neighbours
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # the file's own code failed; say so in one line
+        del sys.modules[name]
+        raise InvalidArgumentError(f"loading {where} failed: {_one_line(error)}") from None
+    finally:
+        sys.path.remove(folder)
+    return module
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    if isinstance(error, SyntaxError) and error.lineno:
+        text = f"{error.msg} (line {error.lineno})"
+    return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__
+
+
+def load_game(spec: str, pairs=()):
+    """The rules object a SPEC and its ``--arg`` pairs make, and a title for it."""
+    cls = load_class(spec)
+    keywords = _keywords(pairs)
+    call = f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in keywords.items())})"
+    try:
+        rules = cls(**keywords)
+    except (TypeError, ValueError) as error:  # InvalidArgumentError is a ValueError too
+        raise InvalidArgumentError(f"{call} failed: {_one_line(error)}") from None
+    name = getattr(rules, "name", None)
+    return rules, name if isinstance(name, str) and name else call
+
+
+def build_game(rules, progress=None):
+    """The game's graph: :func:`gamegraph.build` for rules, else its own ``build_graph()``."""
+    from ..batch import BatchRules
+    from ..build import build
+    from ..graph import StateGraph
+    from ..rules import Rules
+
+    if isinstance(rules, (Rules, BatchRules)):
+        return build(rules, progress=progress)
+    graph = rules.build_graph()
+    if not isinstance(graph, StateGraph):
+        raise InvalidArgumentError(
+            f"{type(rules).__name__}.build_graph() returned {type(graph).__name__}, "
+            "not a StateGraph"
+        )
+    return graph
+
+
+def _explore(args, out) -> None:
+    from .._files import check_output
+    from ..analysis import explore_graph
+    from ..renderers.explorer import explore_figure
+    from ..renderers.interactive import EXTENSIONS
+
+    check_output(args.output, EXTENSIONS[:1])  # fail before any work
+    started = time.perf_counter()
+    rules, title = load_game(args.spec, args.args)
+    graph = build_game(rules, args.progress)
+    data = explore_graph(graph, None, {}, progress=args.progress)
+    explore_figure(data, title=title).save(args.output)
+    out.write(
+        f"wrote {args.output}: {title}, {graph.n_states:,} states "
+        f"({time.perf_counter() - started:.1f} s)\n"
+    )
+
+
+def _report(args, out) -> None:
+    from ..renderers.report import check_report_output, images_folder
+    from ..reports.any_game import game_report
+
+    path, extension = check_report_output(args.output)  # before any work
+    started = time.perf_counter()
+    rules, title = load_game(args.spec, args.args)
+    graph = build_game(rules, args.progress)
+    game_report(graph, title=title, exact=args.exact, progress=args.progress).save(path)
+    where = ""
+    if extension == ".md" and images_folder(path).is_dir():
+        where = f", images in {images_folder(path)}"
+    out.write(
+        f"wrote {path} ({os.path.getsize(path) / 1024:,.0f} kB{where}) in "
+        f"{time.perf_counter() - started:.1f} s\n"
+    )
+
+
+def _check_view_options(args) -> None:
+    owners = {"limit": "likely", "min_reach": "threshold", "state": "around", "steps": "around"}
+    for option, owner in owners.items():
+        if getattr(args, option) is not None and args.view != owner:
+            flag = "--" + option.replace("_", "-")
+            raise InvalidArgumentError(f"{flag} goes with --view {owner}, not --view {args.view}")
+    if args.view == "around" and args.state is None:
+        raise InvalidArgumentError(
+            "--view around needs --state STATE (a label as the diagram writes it, or START)"
+        )
+
+
+def too_large(error, what: str) -> InvalidArgumentError:
+    """A diagram refused for its size, in the command line's words: the views that fit."""
+    from ..renderers.dot import MOVES_PER_STATE
+
+    moves = f" and {error.moves:,} moves" if error.moves is not None else ""
+    return InvalidArgumentError(
+        f"{what} has {error.states:,} states{moves}: a diagram draws at most "
+        f"{error.limit:,} states and {MOVES_PER_STATE * error.limit:,} moves (more cannot be "
+        "read and take minutes to lay out). Draw a part: --view likely [--limit N] (the "
+        "likeliest states), --view threshold --min-reach P (states reached in at least P "
+        "of games), or --view around --state STATE [--steps K] (a state's neighbourhood)"
+    )
+
+
+def state_number(graph, text: str) -> int:
+    """A state given on the command line: START, #NUMBER, a Python literal of the state,
+    or its label as the diagram writes it (the first state with that label).
+    """
+    text = text.strip()
+    if text.upper() == "START":
+        return graph.start
+    if text.startswith("#") and text[1:].isdigit() and text[1:].isascii():
+        number = int(text[1:])
+        if number < graph.n_states:
+            return number
+        raise InvalidArgumentError(
+            f"--state {text}: the game has states #0 to #{graph.n_states - 1:,}"
+        )
+    try:
+        return graph.state_number(ast.literal_eval(text))
+    except (ValueError, TypeError, SyntaxError, KeyError, MemoryError, RecursionError):
+        pass
+    except GameGraphError:
+        pass
+    for i in range(graph.n_states):
+        if graph.label(i) == text:
+            return i
+    raise InvalidArgumentError(
+        f"--state {text!r}: no state has that label (give it as the diagram writes it, "
+        f"e.g. {graph.label(graph.start)!r}, as #NUMBER, or START)"
+    )
+
+
+def _graph(args, out) -> None:
+    import numpy as np
+
+    from .._files import check_output
+    from ..analysis import policy_view, views
+    from ..renderers.dot import (
+        EXTENSIONS,
+        DiagramTooLargeError,
+        check_diagram_size,
+        policy_dot,
+        reachable_states,
+    )
+    from ..solve import solve
+
+    check_output(args.output, EXTENSIONS)  # fail before any work
+    _check_view_options(args)
+    started = time.perf_counter()
+    rules, title = load_game(args.spec, args.args)
+    graph = build_game(rules, args.progress)
+    focus = state_number(graph, args.state) if args.view == "around" else None
+    solution = solve(graph, progress=args.progress)
+    chain = solution.policy.chain(graph)
+    selection = None
+    try:
+        if args.view == "full":
+            reached = reachable_states(chain)
+            check_diagram_size(len(reached))  # before the moves and the propagation
+            check_diagram_size(len(reached), int(np.isin(chain.edge_source, reached).sum()))
+        else:
+            if args.view == "likely":
+                states = views.likely(graph, chain, args.limit or views.DEFAULT_LIMIT)
+                caption = f"the {len(states):,} states with the likeliest paths from the start"
+            elif args.view == "threshold":
+                minimum = args.min_reach or views.DEFAULT_MINIMUM
+                states = views.threshold(graph, chain, minimum)
+                caption = f"the states reached in at least {100 * minimum:g} % of games"
+            else:
+                steps = args.steps or views.DEFAULT_STEPS
+                states = views.around(graph, focus, steps, chain)
+                caption = f"{steps} moves before and after {graph.label(focus)}"
+            check_diagram_size(len(states))
+            selection = views.selection(chain, states, caption)
+            if args.view == "around":
+                selection = type(selection)(
+                    selection.states, selection.edges, selection.caption, focus=focus
+                )
+        view = policy_view(graph, solution.policy, reach=True)
+        diagram = policy_dot(
+            view,
+            title=f"{title}: optimal play ({float(solution.start_value):.4f})",
+            weights=args.weights,
+            selection=selection,
+        )
+    except DiagramTooLargeError as error:
+        what = "optimal play" if args.view == "full" else f"--view {args.view}"
+        raise too_large(error, what) from None
+    diagram.save(args.output)
+    drawn = len(selection.states) if selection is not None else len(reachable_states(chain))
+    out.write(
+        f"wrote {args.output}: {title}, {drawn:,} of {graph.n_states:,} states "
+        f"({time.perf_counter() - started:.1f} s)\n"
+    )

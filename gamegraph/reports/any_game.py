@@ -1,0 +1,204 @@
+"""A report for any game: its size, its optimal value and first moves, and a diagram.
+
+:func:`game_report` needs nothing but the game's graph, so it serves a user's own game
+(``gamegraph report my_game.py:Game -o r.html``) as well as a bundled one. It solves the
+game (floats, or exactly with ``exact=True``), propagates the optimal policy forward and
+lays out
+
+* the game in numbers: states, throws, moves, end states, cycles, the start value and the
+  expected number of throws under optimal play;
+* the optimal moves at the start, every throw with the value of each move;
+* the states by layer (the game's own layers, else the moves needed from the start) with
+  how often optimal play passes through them;
+* a diagram of optimal play: the whole of it when it fits a page
+  (:func:`gamegraph.renderers.dot.check_diagram_size`), else its likeliest states
+  (:func:`gamegraph.analysis.views.likely`).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .._checks import check_int
+from .._tables import Table
+from ..analysis.layout import distance_layers
+from ..analysis.policies import policy_view
+from ..analysis.views import DEFAULT_LIMIT, likely, selection
+from ..graph import StateGraph
+from ..propagate import propagate
+from ..renderers.dot import (
+    MAX_DIAGRAM_STATES,
+    DiagramTooLargeError,
+    check_diagram_size,
+    policy_dot,
+    reachable_states,
+)
+from ..renderers.report import Report
+from ..solve import solve
+
+#: The most layers listed one per row; longer games are listed in bands of layers.
+MAX_LAYER_ROWS = 30
+
+
+def game_report(
+    graph: StateGraph,
+    *,
+    title: str | None = None,
+    exact: bool = False,
+    limit: int = DEFAULT_LIMIT,
+    progress: bool | None = None,
+) -> Report:
+    """The report of one game: size, optimal value, moves at the start, layers, a diagram.
+
+    Parameters
+    ----------
+    graph : StateGraph
+        The game (``gamegraph.build(rules)``).
+    title : str, optional
+        The game's name in the title (default: the rules' name).
+    exact : bool
+        Solve in exact fractions (small games only) instead of floats.
+    limit : int
+        States of the likeliest part drawn when the whole of optimal play does not fit a
+        diagram (1 to :data:`~gamegraph.renderers.dot.MAX_DIAGRAM_STATES`).
+    progress : bool or None
+        Progress bars on stderr for the solve (see :mod:`gamegraph._progress`).
+
+    Examples
+    --------
+    >>> from gamegraph import build
+    >>> from gamegraph.games.pig import Pig
+    >>> report = game_report(build(Pig(goal=10)))
+    >>> report
+    <Report 'pig to 10: the game solved': 10 sections (3 tables, 1 figure)>
+    >>> "0.709424" in report.to_html()
+    True
+    """
+    limit = check_int(limit, "limit", low=1, high=MAX_DIAGRAM_STATES)
+    name = title or graph.rules.name
+    started = time.perf_counter()
+    solution = solve(graph, exact=exact, progress=progress)
+    solved = time.perf_counter() - started
+    policy = solution.policy
+    chain = policy.chain(graph)
+    reach = propagate(graph, policy, exact=exact)
+    report = Report(
+        f"{name}: the game solved",
+        footer="Made by gamegraph from the game's rules: every value is computed, none is sampled.",
+    )
+    start = solution.start_value
+    cyclic = int(graph.condensation.cyclic.sum())
+    report.text(
+        f"With optimal play the player to move at the start wins with probability "
+        f"{float(start):.6f}. The game has {graph.n_states:,} states; optimal play reaches "
+        f"{int(np.count_nonzero(reach.reach_probability)):,} of them and a game lasts "
+        f"{float(reach.expected_throws):.2f} throws and decisions on average. Solved in "
+        f"{solved:.2f} s ({'exact fractions' if exact else 'floats'})."
+    )
+
+    report.heading("The game in numbers")
+    terminal = int(np.count_nonzero(graph.terminal))
+    report.table(
+        Table(
+            ("", "value"),
+            [
+                ("states", graph.n_states),
+                ("throws and decisions (outcomes)", len(graph.outcome_state)),
+                ("moves offered (options)", len(graph.option_target)),
+                ("end states", terminal),
+                ("groups of states on a cycle", cyclic),
+                ("start value (win probability)", start),
+                ("expected throws under optimal play", reach.expected_throws),
+                ("residual of the solve", solution.residual),
+            ],
+            title=f"{name}: size and value",
+            notes=(
+                "A group on a cycle is a set of states that can follow each other round "
+                "and round (a bust in Pig, a capture in a race); none means every game "
+                "moves forward only.",
+            ),
+        )
+    )
+
+    report.heading("The best moves at the start")
+    report.text(
+        f"At the start ({graph.label(graph.start)}), each throw (or decision) with the move "
+        "optimal play makes and the value it leads to."
+    )
+    report.table(solution.best_moves())
+
+    report.heading("States by layer")
+    report.table(_layers_table(graph, reach.reach_probability))
+
+    report.heading("Optimal play drawn")
+    drawn = reachable_states(chain)
+    try:
+        check_diagram_size(len(drawn), int(np.isin(chain.edge_source, drawn).sum()))
+        part, caption = (
+            None,
+            (
+                f"Every state optimal play reaches ({len(drawn):,}); edge width follows how "
+                "often a game makes the move, a red fill where games are lost"
+            ),
+        )
+    except DiagramTooLargeError:
+        kept = likely(graph, chain, limit)
+        part = selection(
+            chain, kept, f"the {len(kept):,} likeliest states of {len(drawn):,} reached"
+        )
+        caption = (
+            f"Optimal play reaches {len(drawn):,} states, too many to draw and read: these "
+            f"are the {len(kept):,} whose likeliest path from the start is most probable "
+            "(`gamegraph graph SPEC --view likely|threshold|around` draws other parts)"
+        )
+    view = policy_view(graph, policy, reach=True)
+    report.figure(
+        policy_dot(view, title=f"{name}: optimal play ({float(start):.4f})", selection=part),
+        caption=caption,
+        name="optimal-play",
+    )
+    return report
+
+
+def _layers_table(graph: StateGraph, reach) -> Table:
+    """States and optimal play's visits per layer (the game's layers, else the distance)."""
+    layers = graph.layers
+    own = layers is not None
+    if not own:
+        layers = distance_layers(graph)
+    reached = layers >= 0
+    top = int(layers[reached].max()) if reached.any() else 0
+    width = max(1, -(-(top + 1) // MAX_LAYER_ROWS))  # layers per row
+    band = np.where(reached, layers // width, -1)
+    rows = []
+    visits = np.asarray(reach, dtype=float)
+    for b in range(top // width + 1):
+        members = band == b
+        low, high = b * width, min(top, b * width + width - 1)
+        rows.append(
+            (
+                str(low) if low == high else f"{low}-{high}",
+                int(members.sum()),
+                int(np.count_nonzero(visits[members])),
+                float(visits[members].sum()),
+            )
+        )
+    what = "layer" if own else "moves from the start"
+    return Table(
+        (what, "states", "reached", "visits"),
+        rows,
+        title=f"States by {'the game' + chr(39) + 's layers' if own else 'distance'}",
+        notes=(
+            (
+                "layer: the game's own (Rules.layer)"
+                if own
+                else "moves from the start: the fewest moves that lead there"
+            )
+            + "; reached: states optimal play reaches; visits: the expected number of "
+            "visits to the states of the row in a game (for a game that moves forward "
+            "only, the chance of passing through the row).",
+        ),
+        digits=4,
+    )
