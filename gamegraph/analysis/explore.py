@@ -68,7 +68,8 @@ class Exploration:
         The graph's state numbers kept, in the graph's order.
     labels : list of str
     layers : ndarray of int, shape (n,)
-        The layer of each state in the layout (the game's, or the distance from the start).
+        The layer of each state in the layout (the game's, or the distance from the start),
+        numbered so that the start's end of the game comes first.
     x, y : ndarray of float, shape (n,)
         Positions from :func:`~gamegraph.analysis.layout.layered_layout` (layer, order).
     terminal : ndarray of bool
@@ -116,6 +117,9 @@ class Exploration:
         chance given away there (see the module docstring).
     total_states : int
         States in the whole graph.
+    drawing : dict or None
+        How the page draws a position from its label, where the game says
+        (``rules.drawing()``: Jackpot's cells, Super Six's lid, Ur's board).
     min_reach : float
         The threshold the caller kept states by (0: none).
     """
@@ -152,6 +156,7 @@ class Exploration:
     group_ends: np.ndarray
     group_given: np.ndarray
     total_states: int
+    drawing: dict | None = None
     min_reach: float = 0.0
 
     @property
@@ -286,9 +291,7 @@ def explore_graph(
     group, group_names = _groups(graph, groups)
     size = len(group_names)
     no_move = np.diff(graph.option_ptr) == 0  # a throw that leaves no move ends the game
-    stuck = np.bincount(
-        graph.outcome_state, graph.outcome_probability * no_move, minlength=n
-    )
+    stuck = np.bincount(graph.outcome_state, graph.outcome_probability * no_move, minlength=n)
     ends = np.where(graph.terminal, reach, reach * stuck)
     group_value = np.column_stack(
         [
@@ -297,12 +300,15 @@ def explore_graph(
         ]
     )
     layout = layered_layout(graph)
+    layers = layout.layers
+    if layers[graph.start] > np.median(layers):  # the game runs down its layers (Super Six)
+        layers = layers.max() - layers  # so that it reads from the start on the left
 
     kept = _kept(graph, reach, min_reach, max_states)
     return Exploration(
         name=name,
         labels=[graph.label(int(i)) for i in kept],
-        layers=layout.layers[kept],
+        layers=layers[kept],
         x=layout.x[kept],
         y=layout.y[kept],
         terminal=graph.terminal[kept].copy(),
@@ -320,6 +326,7 @@ def explore_graph(
         group_ends=np.array([np.bincount(group, e, minlength=size) for e in ends]),
         group_given=np.array([np.bincount(group, g, minlength=size) for g in given]),
         total_states=n,
+        drawing=graph.rules.drawing() if callable(getattr(graph.rules, "drawing", None)) else None,
         min_reach=float(min_reach),
     )
 

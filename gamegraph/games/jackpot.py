@@ -102,6 +102,10 @@ class Jackpot(Rules):
         """How the explorer names a layer: ``'3 flipped'``."""
         return f"{layer} flipped"
 
+    def drawing(self) -> dict:
+        """How the explorer draws a position: the cells its label lists are still open."""
+        return {"kind": "cells", "cells": self.cells}
+
     def move_label(self, move: int) -> str:
         return str(move)  # the cell flipped
 

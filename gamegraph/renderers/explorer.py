@@ -176,6 +176,7 @@ def encode(data) -> tuple[dict, str]:
         "wins": [float(w) for w in data.wins],
         "moveLabels": data.move_labels,
         "throwLabels": data.throw_labels,
+        "drawing": data.drawing,
         "groupNames": data.group_names,
         "groupStates": data.group_states.tolist(),
         "groupValue": np.round(data.group_value, 6).tolist(),

@@ -138,6 +138,7 @@ def test_the_page_works_in_headless_chromium(tmp_path, request, which):
     throws = data.outcome_ptr[start + 1] - data.outcome_ptr[start]
     assert attributes["details-throws"] == str(throws)
     assert attributes["policy"] == data.policies[-1]
+    assert attributes["drawing"] == ("cells" if which == "jackpot" else "none")  # the cells
     assert int(attributes["search-hits"]) >= 1
     assert attributes["around-states"] == str(around(data, start, 2))
     if which == "hostile":  # the label arrived as text: no element was made from it
@@ -157,6 +158,20 @@ def test_the_address_keeps_the_view(tmp_path, jackpot_data):
     loaded = open_in_chromium(page, tmp_path, "#policy=%3Cb%3E&view=evil&count=-5&state=nope")
     assert loaded.data["rendered"] == "yes" and "errors" not in loaded.data
     assert loaded.data["view-states"] == "300"
+
+
+def test_ur_positions_are_drawn(tmp_path):
+    from gamegraph.games.ur import Ur
+
+    data = explore_graph(Ur("finkel", pieces=1).build_graph())
+    page = tmp_path / "page.html"
+    explorer.explore_figure(data).save(page)
+    loaded = open_in_chromium(page, tmp_path, "#view=around&state=4/6")
+    assert loaded.data["drawing"] == "ur" and "errors" not in loaded.data
+    board = re.search(r'<svg[^>]*class="gg-picture".*?</svg>', loaded.dom).group(0)
+    # 20 tiles, 3 rosettes marked, one piece a side: a circle (to move) and a square.
+    assert board.count("<rect") == 20 + 1 and board.count("✱") == 5 and "<circle" in board
+    assert "the board: 4/6" in board
 
 
 def test_large_pages_say_what_they_left_out(tmp_path):

@@ -196,6 +196,10 @@ class SuperSix(Rules):
         """How the explorer names a layer: the pegs still in play."""
         return f"{layer} pegs in play"
 
+    def drawing(self) -> dict:
+        """How the explorer draws a position: its label is ``lid/hand/opponent's hand``."""
+        return {"kind": "lid", "sockets": 5}
+
     def move_label(self, move: int) -> str:
         return {CONTINUE: "roll", STOP: "stop", TAKE: "take"}[move]
 

@@ -108,6 +108,18 @@ class Ur(Rules):
     def label(self, state) -> str:
         return format_position(state)
 
+    def drawing(self) -> dict:
+        """How the explorer draws a position from its label: the board's tiles, the mover's
+        path (the opponent walks its mirror image, x -> 4 - x) and the rosettes.
+        """
+        ruleset = self.ruleset
+        return {
+            "kind": "ur",
+            "path": [list(tile) for tile in ruleset.path],
+            "rosettes": sorted(list(tile) for tile in ruleset.rosettes),
+            "pieces": ruleset.pieces,
+        }
+
     def group(self, state) -> str:
         """The explorer's overview groups: pieces borne off, the mover's first."""
         if not hasattr(state, "mover_off"):  # the end of the game

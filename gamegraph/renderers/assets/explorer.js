@@ -21,7 +21,7 @@
   var LOWER = null;    // TEXT in lower case, made on the first search
   var OFF, OPTR, OPT;  // label, throw and option offsets (prefix sums of the counts)
   var PRED = null;     // predecessors, made on first use
-  var MAX_VIEW = 20000, MAX_EDGES = 60000;
+  var MAX_VIEW = 20000, MAX_EDGES = 60000, SPLIT_COLUMN = 40;
   var COLOURS = {blue: '#0072B2', orange: '#E69F00', red: '#D55E00', grey: '#bdbdbd'};
   var VIRIDIS = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
   var state = {policy: 0, view: 'likely', count: 300, group: 0, steps: 2, min: 0.01, sel: -1};
@@ -197,28 +197,69 @@
   }
 
   // Layers across, the global barycentre order down; empty layers and gaps closed up.
+  // Moves inside a layer (Super Six's throws, a cyclic game's turns) split a column of more
+  // than SPLIT_COLUMN states:
+  // each state goes one step right of the state before it in the layer (breadth-first
+  // from the states the layer is entered by), so a layer of many states reads as a
+  // picture rather than as one tall line.
   function place(states) {
-    var columns = new Map();
-    states.forEach(function (s) {
+    var index = new Map(), columns = new Map();
+    states.forEach(function (s, k) {
+      index.set(s, k);
       var l = D.layer[s];
       if (!columns.has(l)) { columns.set(l, []); }
       columns.get(l).push(s);
     });
     var keys = Array.from(columns.keys()).sort(function (a, b) { return a - b; });
     var x = new Float32Array(states.length), y = new Float32Array(states.length);
-    var index = new Map();
-    states.forEach(function (s, k) { index.set(s, k); });
-    keys.forEach(function (l, c) {
+    var left = 0;
+    keys.forEach(function (l) {
       var members = columns.get(l);
+      var depth = members.length > SPLIT_COLUMN ? depthsWithin(members) : null;
+      var widest = 0, rows = new Map();
       members.sort(function (a, b) { return D.order[a] - D.order[b] || a - b; });
-      var half = (members.length - 1) / 2;
-      members.forEach(function (s, r) {
-        var k = index.get(s);
-        x[k] = c;
-        y[k] = half - r;
+      members.forEach(function (s) {
+        var d = depth ? depth.get(s) : 0;
+        widest = Math.max(widest, d);
+        if (!rows.has(d)) { rows.set(d, []); }
+        rows.get(d).push(s);
       });
+      rows.forEach(function (row, d) {
+        var half = (row.length - 1) / 2;
+        row.forEach(function (s, r) {
+          var k = index.get(s);
+          x[k] = left + d;
+          y[k] = half - r;
+        });
+      });
+      left += widest + 1.5;
     });
-    return {x: x, y: y, index: index, columns: keys.length};
+    return {x: x, y: y, index: index};
+  }
+  function depthsWithin(members) {
+    var inside = new Map(), entered = new Set(), k, o, t;
+    members.forEach(function (s) { inside.set(s, []); });
+    members.forEach(function (s) {
+      for (k = OPTR[s]; k < OPTR[s + 1]; k++) {
+        for (o = OPT[k]; o < OPT[k + 1]; o++) {
+          t = D.target[o];
+          if (t >= 0 && t !== s && inside.has(t)) { inside.get(s).push(t); entered.add(t); }
+        }
+      }
+    });
+    var depth = new Map(), queue = [];
+    function spread(roots) {  // breadth-first from all of roots at once
+      var first = queue.length;
+      roots.forEach(function (s) { depth.set(s, 0); queue.push(s); });
+      for (var q = first; q < queue.length; q++) {
+        inside.get(queue[q]).forEach(function (t) {
+          if (!depth.has(t)) { depth.set(t, depth.get(queue[q]) + 1); queue.push(t); }
+        });
+      }
+    }
+    spread(members.filter(function (s) { return !entered.has(s); }));
+    members.forEach(function (s) { if (!depth.has(s)) { spread([s]); } });  // on a cycle only
+    return depth;
   }
 
   function viewEdges(states, index, p) {
@@ -357,17 +398,113 @@
         hovertemplate: template, marker: {color: COLOURS.blue, line: {width: line, color: '#000'}}},
       {type: 'bar', x: names, y: META.groupEnds[p], name: 'game ends here', customdata: custom,
         hovertemplate: template, marker: {color: COLOURS.orange, pattern: {shape: '/'}, line: {width: line, color: '#000'}}},
-      {type: 'bar', x: names, y: META.groupGiven[p], name: 'win chance given away', yaxis: 'y2',
-        customdata: custom, hovertemplate: template,
+      {type: 'bar', x: names, y: META.groupGiven[p], name: 'win chance given away',
+        xaxis: 'x2', yaxis: 'y2', customdata: custom, hovertemplate: template,
         marker: {color: COLOURS.red, pattern: {shape: 'x'}, line: {width: line, color: '#000'}}}
     ];
     var layout = {barmode: 'group', margin: {l: 60, r: 10, t: 24, b: 40}, hovermode: 'closest',
       title: {text: 'groups of states under ' + esc(META.policies[p]) + ': click one to show it', font: {size: 13}, x: 0, xanchor: 'left'},
       legend: {orientation: 'h', x: 1, xanchor: 'right', y: 1.12, font: {size: 12}},
-      yaxis: {domain: [0.42, 1], title: {text: 'visits', font: {size: 12}}, rangemode: 'tozero'},
-      yaxis2: {domain: [0, 0.3], title: {text: 'given away', font: {size: 12}}, rangemode: 'tozero'},
-      xaxis: {type: 'category', automargin: true, tickfont: {size: 11}}};
+      yaxis: {domain: [0.4, 1], title: {text: 'visits', font: {size: 12}}, rangemode: 'tozero'},
+      yaxis2: {domain: [0, 0.32], title: {text: 'given away', font: {size: 12}}, rangemode: 'tozero'},
+      xaxis: {type: 'category', showticklabels: false, anchor: 'y'},
+      xaxis2: {type: 'category', matches: 'x', anchor: 'y2', automargin: true, tickfont: {size: 11}}};
     return Plotly.react('gg-overview', traces, layout, {displayModeBar: false, responsive: true});
+  }
+
+  // -------------------------------------------------------------------------------------
+  // A drawing of the position, from its label, where the game describes one (META.drawing)
+  // -------------------------------------------------------------------------------------
+  var SVG = 'http://www.w3.org/2000/svg';
+  function svg(tag, attributes, text) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attributes).forEach(function (k) { e.setAttribute(k, attributes[k]); });
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function picture(width, height, title) {
+    var root = svg('svg', {width: width, height: height, viewBox: '0 0 ' + width + ' ' + height,
+      role: 'img', 'aria-label': title, 'class': 'gg-picture'});
+    root.appendChild(svg('title', {}, title));
+    return root;
+  }
+  function drawCells(text, spec) {
+    var open = new Set(), all = text === 'START';
+    text.split(' ').forEach(function (t) { if (/^\d+$/.test(t)) { open.add(parseInt(t, 10)); } });
+    var root = picture(30 * spec.cells + 4, 34, 'open cells: ' + (all ? 'all' : Array.from(open).join(' ') || 'none'));
+    for (var c = 1; c <= spec.cells; c++) {
+      var up = !(all || open.has(c)), x = 2 + 30 * (c - 1);
+      root.appendChild(svg('rect', {x: x, y: 2, width: 27, height: 30, rx: 3,
+        fill: up ? '#4d4d4d' : '#ffffff', stroke: '#333'}));
+      root.appendChild(svg('text', {x: x + 13.5, y: 22, 'text-anchor': 'middle', 'font-size': 15,
+        fill: up ? '#ffffff' : '#1a1a1a', 'text-decoration': up ? 'line-through' : 'none'}, String(c)));
+    }
+    return root;
+  }
+  function drawLid(text, spec) {
+    var found = /^(\d+)\/(\d+)\/(\d+)/.exec(text);
+    if (!found) { return null; }
+    var lid = +found[1], hand = +found[2], other = +found[3];
+    var root = picture(34 * spec.sockets + 40, 64, lid + ' pegs on the lid, ' + hand + ' in the hand of the player to throw, ' + other + ' in the other hand');
+    for (var k = 0; k < spec.sockets; k++) {
+      var x = 20 + 34 * k;
+      root.appendChild(svg('circle', {cx: x, cy: 18, r: 12, fill: k < lid ? '#0072B2' : '#ffffff', stroke: '#333'}));
+      root.appendChild(svg('text', {x: x, y: 23, 'text-anchor': 'middle', 'font-size': 13,
+        fill: k < lid ? '#ffffff' : '#1a1a1a'}, String(k + 1)));
+    }
+    root.appendChild(svg('circle', {cx: 20 + 34 * spec.sockets, cy: 18, r: 12, fill: '#1a1a1a'}));
+    root.appendChild(svg('text', {x: 2, y: 56, 'font-size': 13}, 'hands: ' + hand + ' (to throw) · ' + other));
+    return root;
+  }
+  function drawUr(text, spec) {
+    if (text === 'WIN') { return null; }
+    var sides = text.split('/');
+    if (sides.length !== 2) { return null; }
+    function parse(side) {
+      var found = /^\s*([0-9,\s]*|-)\s*(?:\+\s*(\d+))?\s*$/.exec(side);
+      if (!found) { return null; }
+      var squares = found[1] === '-' ? [] : found[1].split(',').filter(function (s) { return s.trim(); }).map(Number);
+      return {squares: squares, off: found[2] ? +found[2] : 0};
+    }
+    var mover = parse(sides[0]), other = parse(sides[1]);
+    if (!mover || !other) { return null; }
+    var cell = 30, tiles = new Map(), rosettes = new Set();
+    function tile(xy) { return xy[0] + ',' + xy[1]; }
+    spec.rosettes.forEach(function (xy) { rosettes.add(tile(xy)); });
+    spec.path.forEach(function (xy) { tiles.set(tile(xy), xy); tiles.set(tile([4 - xy[0], xy[1]]), [4 - xy[0], xy[1]]); });
+    var columns = 0;
+    tiles.forEach(function (xy) { columns = Math.max(columns, xy[1]); });
+    var root = picture(cell * columns + 4, cell * 3 + 40, 'the board: ' + text);
+    tiles.forEach(function (xy, key) {
+      var gx = 2 + cell * (xy[1] - 1), gy = 2 + cell * (3 - xy[0]);
+      root.appendChild(svg('rect', {x: gx, y: gy, width: cell - 2, height: cell - 2, fill: '#f4f1e8', stroke: '#777'}));
+      if (rosettes.has(key)) {
+        root.appendChild(svg('text', {x: gx + 14, y: gy + 20, 'text-anchor': 'middle', 'font-size': 16, fill: '#999'}, '✱'));
+      }
+    });
+    function pieces(squares, mine) {
+      squares.forEach(function (square) {
+        var xy = spec.path[square - 1];
+        if (!xy) { return; }
+        var x = mine ? xy[0] : 4 - xy[0], gx = 2 + cell * (xy[1] - 1) + 14, gy = 2 + cell * (3 - x) + 14;
+        root.appendChild(mine ? svg('circle', {cx: gx, cy: gy, r: 10, fill: '#0072B2', stroke: '#000'})
+          : svg('rect', {x: gx - 9, y: gy - 9, width: 18, height: 18, fill: '#E69F00', stroke: '#000'}));
+      });
+    }
+    pieces(mover.squares, true);
+    pieces(other.squares, false);
+    var waiting = function (side) { return spec.pieces - side.squares.length - side.off; };
+    root.appendChild(svg('text', {x: 2, y: cell * 3 + 18, 'font-size': 12},
+      '● to move: ' + waiting(mover) + ' waiting, ' + mover.off + ' off'));
+    root.appendChild(svg('text', {x: 2, y: cell * 3 + 34, 'font-size': 12},
+      '■ the other side: ' + waiting(other) + ' waiting, ' + other.off + ' off'));
+    return root;
+  }
+  var DRAWINGS = {cells: drawCells, lid: drawLid, ur: drawUr};
+  function drawing(i) {
+    var spec = META.drawing;
+    if (!spec || !DRAWINGS[spec.kind]) { return null; }
+    try { return DRAWINGS[spec.kind](label(i), spec); } catch (e) { note(e); return null; }
   }
 
   // -------------------------------------------------------------------------------------
@@ -390,6 +527,9 @@
     box.textContent = '';
     var head = el('h2', label(i) + (i === START ? ' (start)' : '') + (D.terminal[i] ? ' (game over)' : ''));
     box.appendChild(head);
+    var picture = drawing(i);
+    if (picture) { box.appendChild(picture); }
+    body.dataset.drawing = picture ? META.drawing.kind : 'none';
     box.appendChild(el('p', META.groupNames[D.group[i]] + ' · value ' + D.values[i].toFixed(5) +
       ' (the chance that the player to move wins, under optimal play)'));
     var table = el('table'), row = el('tr');
