@@ -268,6 +268,10 @@ class NetworkxRules(Rules):
     def label(self, node):
         return str(self.g.nodes[node].get("label", node))
 
+    def move_label(self, move: int) -> str:
+        """An edge without a ``move`` attribute (-1) is followed, not chosen: ``'go'``."""
+        return "go" if move == -1 else str(move)
+
     def layer(self, node):
         return self.g.nodes[node].get("layer")
 

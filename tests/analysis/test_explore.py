@@ -190,3 +190,17 @@ def test_supersix_keeps_unreachable_positions():
     assert (data.reach[0] == 0).sum() > 0 and data.reach[0, data.start] > 1
     assert data.group_names[-1] == "8 pegs in play"
     assert repr(data) == "Exploration('supersix': 84 states in 8 groups, policies optimal)"
+
+
+def test_a_networkx_graph_names_its_unnamed_moves():
+    import networkx as nx
+
+    from gamegraph.interchange import from_networkx
+
+    g = nx.DiGraph()
+    g.add_node("won", value=1)
+    g.add_node("lost", value=0)
+    g.add_edges_from([("a", "won"), ("a", "b"), ("b", "won"), ("b", "lost")], probability=0.5)
+    data = explore_graph(from_networkx(g, start="a"))
+    assert data.best_moves(data.start) == [("go", 1.0)]  # not "-1"
+    assert data.values[data.start] == pytest.approx(0.75)
