@@ -104,6 +104,36 @@ class Policy:
         choice = _ask(graph, agent, name)
         return cls(choice=choice, name=name or getattr(agent, "__name__", "agent"))
 
+    @classmethod
+    def preferring(cls, graph: StateGraph, move: int, name: str | None = None) -> Policy:
+        """The policy that makes ``move`` wherever a throw offers it, else the first option.
+
+        Computed on the whole arrays at once, without looking at any state (Super Six at
+        130 pegs: milliseconds, where an agent asked state by state takes seconds).
+
+        Examples
+        --------
+        >>> from gamegraph import build
+        >>> from gamegraph.games.pig import Pig
+        >>> graph = build(Pig(goal=10))
+        >>> hold = Policy.preferring(graph, 1, "always hold")  # Pig's moves: 0 roll, 1 hold
+        >>> choose = graph.state_number(("choose", 0, 0, 6))
+        >>> hold.choice[graph.outcomes_of(choose)].tolist()  # hold is the second option
+        [1]
+        >>> hold.choice[graph.outcomes_of(graph.start)].tolist()  # the die: no choice
+        [0, 0, 0, 0, 0, 0]
+        """
+        first = graph.option_ptr[:-1]
+        counts = np.diff(graph.option_ptr)
+        place = np.arange(graph.n_options) - np.repeat(first, counts)
+        wanted = np.where(graph.option_move == move, place, np.iinfo(np.int64).max)
+        choice = np.where(counts > 0, 0, -1).astype(np.int64)
+        offered = np.flatnonzero(counts > 0)
+        if len(offered):
+            best = np.minimum.reduceat(wanted, first[offered])
+            choice[offered] = np.where(best < np.iinfo(np.int64).max, best, 0)
+        return cls(choice=choice, name=name or f"prefer move {move}")
+
     def choice_at(self, graph: StateGraph, state, throw: int) -> Option | None:
         """The option this policy takes at ``state`` after throw number ``throw``.
 

@@ -347,3 +347,20 @@ def test_best_move_on_jackpot(jackpot_graph, jackpot_optimum):
     assert sum(o.probability * q[(graph.start, t)] for t, o in enumerate(start)) == (
         solution.start_value
     )
+
+
+def test_preferring_a_move_is_the_agent_that_prefers_it():
+    # Two ways to the same policy: on whole arrays, and by asking state by state.
+    from gamegraph.games.supersix import SuperSix
+    from gamegraph.games.supersix.state import CONTINUE, STOP
+
+    graph = SuperSix(pegs=12).build_graph()
+    for move in (STOP, CONTINUE):
+
+        def agent(state, options, move=move):
+            return next((k for k, o in enumerate(options) if o.move == move), 0)
+
+        asked = Policy.from_agent(graph, agent).choice
+        np.testing.assert_array_equal(Policy.preferring(graph, move).choice, asked)
+    first_or_none = np.where(np.diff(graph.option_ptr) > 0, 0, -1)  # a move never offered
+    np.testing.assert_array_equal(Policy.preferring(graph, 12345).choice, first_or_none)

@@ -111,16 +111,14 @@ def _jackpot(args):
 def _supersix(args):
     from ..games.supersix import SuperSix
     from ..games.supersix.state import CONTINUE, STOP
+    from ..policy import Policy
 
     graph = SuperSix(pegs=args.pegs, rules=args.rules).build_graph()
 
-    def prefer(move):
-        def agent(state, options):
-            return next((k for k, o in enumerate(options) if o.move == move), 0)
-
-        return agent
-
-    agents = {"always stop": prefer(STOP), "always roll": prefer(CONTINUE)}
+    agents = {
+        "always stop": Policy.preferring(graph, STOP, "always stop"),
+        "always roll": Policy.preferring(graph, CONTINUE, "always roll"),
+    }
     return graph, agents, f"Super Six ({args.rules} rules, {args.pegs} pegs)"
 
 
