@@ -499,10 +499,22 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
     return "\n".join(lines) + "\n", items
 
 
+def _supersix_explored():
+    from .games.supersix import SuperSix
+    from .games.supersix.state import CONTINUE, STOP
+    from .policy import Policy
+
+    graph = SuperSix(pegs=40).build_graph()
+    agents = {
+        "always stop": Policy.preferring(graph, STOP, "always stop"),
+        "always roll": Policy.preferring(graph, CONTINUE, "always roll"),
+    }
+    return graph, agents, "Super Six (free rules, 40 pegs)"
+
+
 def explorer_section(folder: Path, step) -> tuple[str, list]:
     """Interactive graph explorers: Jackpot under every agent, Super Six and one-piece Ur."""
     from .analysis import explore_graph
-    from .games.supersix import SuperSix
     from .games.ur import Ur
     from .games.ur.agents import make_agent
     from .renderers.explorer import explore_figure
@@ -510,24 +522,27 @@ def explorer_section(folder: Path, step) -> tuple[str, list]:
     pages = [
         (
             "explore-jackpot.html",
-            "Jackpot: all 512 positions; hover for value, reach and best move, click for "
-            "successors, switch between the optimum and the six agents",
+            "Jackpot: all 512 positions grouped by cells flipped; the most likely states, "
+            "a position's neighbours or its likeliest path, each with its cells drawn; the "
+            "optimum beside the six agents and the win chance each gives away",
             lambda: (build(Jackpot()), AGENTS, "Jackpot"),
             "jackpot-optimal-layers.png",
         ),
         (
             "explore-supersix.html",
-            "Super Six with 8 pegs: every position and the optimal roll/stop choice",
-            lambda: (build(SuperSix(pegs=8)), {}, "Super Six (free rules, 8 pegs)"),
+            "Super Six with 40 pegs: every position, grouped by pegs in play, the optimal "
+            "roll/stop choice against always stopping and always rolling",
+            _supersix_explored,
             f"supersix-{SUPERSIX_PEGS}-decision.png",
         ),
         (
             "explore-ur.html",
-            "The Royal Game of Ur with one piece a side (finkel rules), against greedy play",
+            "The Royal Game of Ur with two pieces a side (finkel rules), grouped by pieces "
+            "borne off, the board drawn for every position, against greedy play",
             lambda: (
-                Ur("finkel", 1).build_graph(),
-                {"greedy": make_agent("greedy", ruleset=Ur("finkel", 1).ruleset)},
-                "Royal Game of Ur (finkel rules, 1 piece)",
+                Ur("finkel", 2).build_graph(),
+                {"greedy": make_agent("greedy", ruleset=Ur("finkel", 2).ruleset)},
+                "Royal Game of Ur (finkel rules, 2 pieces)",
             ),
             "ur-finkel-1-graph.png",
         ),
