@@ -366,7 +366,7 @@ def _groups(graph: StateGraph, groups):
     if groups is None:
         depth = distance_layers(graph)
         reached = depth <= depth[graph.start] + graph.n_states  # every state has a depth
-        names = {int(k): f"{int(k)} moves from the start" for k in np.unique(depth[reached])}
+        names = {int(k): f"{int(k)} moves in" for k in np.unique(depth[reached])}
         return _numbered(depth, names)
     if callable(groups):
         keys = [groups(graph.states[i]) for i in range(graph.n_states)]
