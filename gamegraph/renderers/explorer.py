@@ -43,7 +43,7 @@ from importlib import resources
 
 import numpy as np
 
-from .._escape import html_text
+from .._escape import html_text, visible
 from .._extras import require
 from .._files import check_output, write_atomic
 
@@ -72,14 +72,14 @@ class ExplorerPage:
         """The page as text: the same bytes for the same data."""
         plotly = require("plotly.offline", "the graph explorer")
         meta, blob = encode(self.data)
-        meta["title"] = self.title
+        meta["title"] = visible(self.title)
         meta["reachFloor"] = REACH_FLOOR
         style = _asset("explorer.css")
         script = _asset("explorer.js")
         return (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{html_text(self.title)}</title>\n<style>{style}</style>\n"
+            f"<title>{html_text(visible(self.title))}</title>\n<style>{style}</style>\n"
             f"<script>{plotly.get_plotlyjs()}</script>\n</head>\n<body>\n{_asset('explorer.html')}"
             f'<script type="application/json" id="gg-meta">{_json(meta)}</script>\n'
             f'<script type="application/octet-stream" id="gg-data">{blob}</script>\n'
@@ -132,7 +132,8 @@ def encode(data) -> tuple[dict, str]:
     them up again. Each array is padded to 8 bytes so the page can view it in place.
     """
     p = len(data.policies)
-    labels = "".join(data.labels)
+    shown = [visible(label) for label in data.labels]  # control characters as escapes
+    labels = "".join(shown)
     arrays = {
         "layer": data.layers,
         "order": data.y,
@@ -150,7 +151,7 @@ def encode(data) -> tuple[dict, str]:
         "choice": data.choice.ravel(),
         "group": data.group,
         # Offsets in UTF-16 code units: what JavaScript strings count.
-        "labelLength": np.array([len(s.encode("utf-16-le")) // 2 for s in data.labels]),
+        "labelLength": np.array([len(s.encode("utf-16-le")) // 2 for s in shown]),
     }
     parts, index, offset = [], [], 0
     for name, array in arrays.items():
@@ -166,18 +167,18 @@ def encode(data) -> tuple[dict, str]:
     parts.append(text)
     blob = gzip.compress(b"".join(parts), compresslevel=6, mtime=0)
     meta = {
-        "name": data.name,
+        "name": visible(data.name),
         "n": data.n_states,
         "totalStates": data.total_states,
         "minReach": data.min_reach,
         "start": data.start,
         "denominator": data.denominator,
-        "policies": list(data.policies),
+        "policies": [visible(name) for name in data.policies],
         "wins": [float(w) for w in data.wins],
-        "moveLabels": data.move_labels,
-        "throwLabels": data.throw_labels,
+        "moveLabels": [visible(name) for name in data.move_labels],
+        "throwLabels": data.throw_labels and [visible(name) for name in data.throw_labels],
         "drawing": data.drawing,
-        "groupNames": data.group_names,
+        "groupNames": [visible(name) for name in data.group_names],
         "groupStates": data.group_states.tolist(),
         "groupValue": np.round(data.group_value, 6).tolist(),
         "groupReach": _rounded(data.group_reach, p),

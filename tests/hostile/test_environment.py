@@ -264,7 +264,6 @@ sys.exit(main(sys.argv[1:]))
         ["jackpot", "graph", "-o", "x.svg"],
         ["jackpot", "graph", "-o", "x.png"],
         ["jackpot", "report", "-q", "--games", "1000", "-o", "r.html"],
-        ["jackpot", "explore", "-q", "-o", "e.html"],
     ],
     ids=lambda argv: " ".join(argv[:2] + argv[-1:]),
 )
@@ -285,6 +284,21 @@ def test_no_usable_temporary_folder_is_one_line(tmp_path, argv):
     )
     assert run.returncode == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_explorer_needs_no_temporary_folder(tmp_path):
+    # Its layout is numpy (no Graphviz temporary files), and the page is written beside itself.
+    env = _clean_env(TMPDIR="/nonexistent")
+    run = subprocess.run(
+        [sys.executable, "-c", NO_TEMP, "jackpot", "explore", "-q", "-o", "e.html"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    assert [path.name for path in tmp_path.iterdir()] == ["e.html"]
 
 
 def test_a_read_only_tmp_is_one_line():

@@ -365,20 +365,29 @@ def strings(value):
 
 def test_explorer_page_runs_no_injected_script(game, tmp_path):
     pytest.importorskip("plotly")
+    from gamegraph._escape import visible
     from gamegraph.analysis import explore_graph
-    from gamegraph.renderers.explorer import explore_figure
+    from gamegraph.renderers.explorer import decode, explore_figure
 
     graph, optimum, _ = game
     data = explore_graph(graph, optimum, {payload: give_up for payload in PAYLOADS[:5]})
     figure = explore_figure(data, title=PAYLOADS[2])
-    # plotly reads a little HTML in every text of the figure (hover, titles, buttons).
-    for text in strings(figure.to_plotly_json()):
-        for tag in ("<script", "<img", "<svg", "<start>", "<b>x", "<i>"):
-            assert tag not in text, text
-        visible_controls_only(text, "explorer figure")
+    text = figure.html()
+    # The game's text travels as data: JSON with < > & escaped, labels in the gzip block,
+    # and the browser sets it as text (or escaped for plotly's labels), never as markup.
+    for payload in PAYLOADS[:3]:
+        assert payload not in text
+    meta, arrays = decode(text)
+    assert meta["policies"][1:] == [visible(payload) for payload in PAYLOADS[:5]]
+    for string in [*strings(meta), *arrays["labels"]]:
+        visible_controls_only(string, "explorer data")
     page = tmp_path / "explorer.html"
-    page.write_text(figure.html().replace("<head>", "<head>" + TRAP, 1), encoding="utf-8")
+    page.write_text(text.replace("<head>", "<head>" + TRAP, 1), encoding="utf-8")
     loaded = open_in_chromium(page, tmp_path, "#selftest")
     assert loaded.data.get("selftest") == "done", (loaded.data, loaded.console)
     assert "errors" not in loaded.data
+    shown = re.sub(r"<script.*?</script>", "", loaded.dom, flags=re.DOTALL)
+    # The payloads show as text (&lt;img ...), and no element carries their handlers.
+    assert "&lt;img src=x onerror=alert(1)&gt;" in shown
+    assert not re.search(r"<[^>]*\son(error|load)\s*=", shown), "explorer: a payload became markup"
     no_script_ran(loaded, "explorer")

@@ -157,7 +157,7 @@ def test_the_address_keeps_the_view(tmp_path, jackpot_data):
     # Nonsense in the address is ignored, not shown or run.
     loaded = open_in_chromium(page, tmp_path, "#policy=%3Cb%3E&view=evil&count=-5&state=nope")
     assert loaded.data["rendered"] == "yes" and "errors" not in loaded.data
-    assert loaded.data["view-states"] == "300"
+    assert loaded.data["view-states"] == "150"
 
 
 def test_ur_positions_are_drawn(tmp_path):

@@ -35,6 +35,6 @@ def test_a_million_states_get_an_overview_page(tmp_path):
     assert meta["n"] == len(arrays["labels"]) == PAGE_STATES
     loaded = open_in_chromium(page, tmp_path)
     assert loaded.console == [] and "errors" not in loaded.data
-    assert loaded.data["rendered"] == "yes" and loaded.data["view-states"] == "300"
+    assert loaded.data["rendered"] == "yes" and loaded.data["view-states"] == "150"
     summary = re.search(r'<p id="gg-summary">([^<]*)</p>', loaded.dom).group(1)
     assert summary.startswith("1,003,774 states in 1010 groups; this page holds 300,000")

@@ -24,7 +24,7 @@
   var MAX_VIEW = 20000, MAX_EDGES = 60000, SPLIT_COLUMN = 40;
   var COLOURS = {blue: '#0072B2', orange: '#E69F00', red: '#D55E00', grey: '#bdbdbd'};
   var VIRIDIS = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
-  var state = {policy: 0, view: 'likely', count: 300, group: 0, steps: 2, min: 0.01, sel: -1};
+  var state = {policy: 0, view: 'likely', count: 150, group: 0, steps: 2, min: 0.01, sel: -1};
   var shown = null;    // the view drawn: {states, index, edges...}
   var $ = function (id) { return document.getElementById(id); };
 
@@ -38,6 +38,11 @@
     return x >= 1e-4 ? x.toPrecision(4).replace(/\.?0+$/, '') : x.toExponential(2);
   }
   function pct(x) { return (100 * x).toFixed(2) + ' %'; }
+  function fraction(a, b) {
+    var x = a, y = b;
+    while (y) { var r = x % y; x = y; y = r; }
+    return x > 0 && b / x < 1e15 ? (a / x) + '/' + (b / x) : num(a / b);
+  }
 
   // -------------------------------------------------------------------------------------
   // Unpacking
@@ -138,10 +143,18 @@
   // -------------------------------------------------------------------------------------
   // Views: which states to draw
   // -------------------------------------------------------------------------------------
+  // The `limit` states of highest reach: a typed-array sort of the reaches finds the
+  // cut-off (fast, native), and only the states at or above it are sorted by comparison.
   function topByReach(candidates, limit) {
-    var p = state.policy;
-    candidates.sort(function (a, b) { return reach(p, b) - reach(p, a) || a - b; });
-    return candidates.slice(0, limit);
+    var p = state.policy, byReach = function (a, b) { return reach(p, b) - reach(p, a) || a - b; };
+    if (candidates.length > 4 * limit) {
+      var values = new Float32Array(candidates.length);
+      candidates.forEach(function (s, k) { values[k] = reach(p, s); });
+      values.sort();
+      var cut = values[candidates.length - limit];
+      candidates = candidates.filter(function (s) { return reach(p, s) >= cut; });
+    }
+    return candidates.sort(byReach).slice(0, limit);
   }
   function allStates() { var out = []; for (var i = 0; i < N; i++) { out.push(i); } return out; }
   function chooseStates() {
@@ -206,7 +219,7 @@
     var index = new Map(), columns = new Map();
     states.forEach(function (s, k) {
       index.set(s, k);
-      var l = D.layer[s];
+      var l = D.terminal[s] ? Infinity : D.layer[s];  // the ends of the game: last
       if (!columns.has(l)) { columns.set(l, []); }
       columns.get(l).push(s);
     });
@@ -291,7 +304,7 @@
   var BINS = [[0.05, 1.0, 'rgba(0,114,178,0.45)'], [0.2, 1.6, 'rgba(0,114,178,0.6)'],
     [0.5, 2.4, 'rgba(0,114,178,0.75)'], [Infinity, 3.4, 'rgba(0,70,130,0.9)']];
   function edgeTraces(view) {
-    var groups = [{name: 'never taken', width: 0.8, colour: 'rgba(150,150,150,0.35)', x: [], y: []}];
+    var groups = [{name: 'never taken', width: 0.6, colour: 'rgba(160,160,160,0.22)', x: [], y: []}];
     BINS.forEach(function (b, k) {
       groups.push({name: 'taken with probability up to ' + b[0], width: b[1], colour: b[2], x: [], y: []});
     });
@@ -324,7 +337,7 @@
   function hover(i, p) {
     var lines = ['<b>' + esc(label(i)) + '</b>' + (i === START ? ' (start)' : '')];
     lines.push(esc(META.groupNames[D.group[i]]));
-    lines.push('reach (' + esc(META.policies[p]) + '): ' + num(reach(p, i)));
+    lines.push('visits (' + esc(META.policies[p]) + '): ' + num(reach(p, i)));
     lines.push('value: ' + D.values[i].toFixed(5));
     if (D.terminal[i]) { lines.push('game over'); } else {
       var moves = bestMoves(i, p);
@@ -333,9 +346,16 @@
     return lines.join('<br>');
   }
   function nodeTrace(view, p) {
-    var floor = Math.log10(META.reachFloor), top = 0, colour = [], symbol = [], size = [], text = [];
-    view.states.forEach(function (s) { top = Math.max(top, Math.log10(Math.max(reach(p, s), 1e-300))); });
-    var never = floor - 1;
+    // The scale spans the reaches in view (down to META.reachFloor), so that the states
+    // drawn differ in colour; grey below it is "never reached".
+    var low = Infinity, top = 0, colour = [], symbol = [], size = [], text = [];
+    view.states.forEach(function (s) {
+      var r = reach(p, s);
+      if (r > 0) { low = Math.min(low, Math.log10(r)); top = Math.max(top, Math.log10(r)); }
+    });
+    var floor = Math.max(Math.log10(META.reachFloor), Math.floor(isFinite(low) ? low : 0));
+    if (floor >= top) { floor = top - 1; }
+    var never = floor - (top - floor) / 6;
     view.states.forEach(function (s) {
       var r = reach(p, s);
       colour.push(r > 0 ? Math.max(Math.log10(r), floor) : never);
@@ -351,37 +371,43 @@
     var ticks = [never], labels = ['0'];
     for (var t = Math.ceil(floor); t <= Math.floor(top); t++) {
       ticks.push(t);
-      labels.push(t === 0 ? '1' : (t === 1 ? '10' : '1e' + t));
+      labels.push(t === 0 ? '1' : (t === 1 ? '10' : (t === -1 ? '0.1' : '1e' + t)));
     }
     return {type: 'scattergl', mode: 'markers', x: view.x, y: view.y, name: 'states',
       hovertext: text, hoverinfo: 'text', customdata: view.states,
       marker: {color: colour, cmin: never, cmax: top, colorscale: scale, symbol: symbol,
         size: size, line: {width: 0.6, color: '#333333'},
-        colorbar: {title: {text: 'reach'}, tickvals: ticks, ticktext: labels, len: 0.6}},
+        colorbar: {title: {text: 'visits'}, tickvals: ticks, ticktext: labels, len: 0.6, thickness: 14, x: 1.0, xpad: 4}},
       showlegend: false};
   }
-  function highlightTrace(view) {
-    var x = [], y = [], mx = [], my = [];
-    var i = state.sel, k = view.index.get(i);
-    if (i >= 0 && k !== undefined) {
-      mx.push(view.x[k]); my.push(view.y[k]);
-      neighbours(i, false).forEach(function (t) {
-        var m = view.index.get(t);
-        if (m !== undefined) { x.push(view.x[k], view.x[m], null); y.push(view.y[k], view.y[m], null); mx.push(view.x[m]); my.push(view.y[m]); }
-      });
+  // The selected state and its successors, as SVG shapes over the WebGL canvas: changing
+  // them redraws only the shapes, not every state and line.
+  function highlightShapes(view) {
+    var i = state.sel, k = view.index.get(i), shapes = [];
+    if (i < 0 || k === undefined) { return shapes; }
+    var path = '';
+    function ring(m, size) {
+      shapes.push({type: 'circle', xref: 'x', yref: 'y', xsizemode: 'pixel', ysizemode: 'pixel',
+        xanchor: view.x[m], yanchor: view.y[m], x0: -size, x1: size, y0: -size, y1: size,
+        line: {color: COLOURS.red, width: 2.5}, layer: 'above'});
     }
-    return [{type: 'scattergl', mode: 'lines', x: x, y: y, line: {color: COLOURS.red, width: 2.5},
-      hoverinfo: 'skip', showlegend: false, name: 'successors'},
-    {type: 'scattergl', mode: 'markers', x: mx, y: my, hoverinfo: 'skip', showlegend: false,
-      name: 'selected', marker: {symbol: 'circle-open', size: 18, color: COLOURS.red, line: {width: 2.5, color: COLOURS.red}}}];
+    neighbours(i, false).forEach(function (t) {
+      var m = view.index.get(t);
+      if (m === undefined) { return; }
+      path += 'M' + view.x[k] + ',' + view.y[k] + 'L' + view.x[m] + ',' + view.y[m];
+      ring(m, 7);
+    });
+    if (path) { shapes.unshift({type: 'path', path: path, line: {color: COLOURS.red, width: 2.5}, layer: 'above'}); }
+    ring(k, 12);
+    return shapes;
   }
   var NODE_TRACE = 5;
   function drawView() {
     var p = state.policy;
-    var traces = edgeTraces(shown).concat([nodeTrace(shown, p)], highlightTrace(shown));
+    var traces = edgeTraces(shown).concat([nodeTrace(shown, p)]);
     var layout = {margin: {l: 10, r: 10, t: 10, b: 10}, hovermode: 'closest', dragmode: 'pan',
       plot_bgcolor: 'white', showlegend: false, uirevision: shown.key,
-      xaxis: {visible: false}, yaxis: {visible: false}};
+      shapes: highlightShapes(shown), xaxis: {visible: false}, yaxis: {visible: false}};
     return Plotly.react('gg-plot', traces, layout, {displaylogo: false, responsive: true, scrollZoom: true});
   }
   function drawOverview() {
@@ -409,6 +435,10 @@
       yaxis2: {domain: [0, 0.32], title: {text: 'given away', font: {size: 12}}, rangemode: 'tozero'},
       xaxis: {type: 'category', showticklabels: false, anchor: 'y'},
       xaxis2: {type: 'category', matches: 'x', anchor: 'y2', automargin: true, tickfont: {size: 11}}};
+    if (!META.groupGiven[p].some(function (g) { return g > 0; })) {
+      layout.annotations = [{xref: 'paper', yref: 'y2 domain', x: 0.5, y: 0.5, showarrow: false,
+        text: 'nothing given away: ' + esc(META.policies[p]) + ' always makes a best move', font: {size: 12, color: '#555'}}];
+    }
     return Plotly.react('gg-overview', traces, layout, {displayModeBar: false, responsive: true});
   }
 
@@ -445,7 +475,7 @@
     var found = /^(\d+)\/(\d+)\/(\d+)/.exec(text);
     if (!found) { return null; }
     var lid = +found[1], hand = +found[2], other = +found[3];
-    var root = picture(34 * spec.sockets + 40, 64, lid + ' pegs on the lid, ' + hand + ' in the hand of the player to throw, ' + other + ' in the other hand');
+    var root = picture(34 * spec.sockets + 40, 76, lid + ' pegs on the lid, ' + hand + ' in the hand of the player to throw, ' + other + ' in the other hand');
     for (var k = 0; k < spec.sockets; k++) {
       var x = 20 + 34 * k;
       root.appendChild(svg('circle', {cx: x, cy: 18, r: 12, fill: k < lid ? '#0072B2' : '#ffffff', stroke: '#333'}));
@@ -453,7 +483,8 @@
         fill: k < lid ? '#ffffff' : '#1a1a1a'}, String(k + 1)));
     }
     root.appendChild(svg('circle', {cx: 20 + 34 * spec.sockets, cy: 18, r: 12, fill: '#1a1a1a'}));
-    root.appendChild(svg('text', {x: 2, y: 56, 'font-size': 13}, 'hands: ' + hand + ' (to throw) · ' + other));
+    root.appendChild(svg('text', {x: 2, y: 52, 'font-size': 13}, 'in the hand to throw: ' + hand));
+    root.appendChild(svg('text', {x: 2, y: 70, 'font-size': 13}, 'in the other hand: ' + other));
     return root;
   }
   function drawUr(text, spec) {
@@ -533,7 +564,7 @@
     box.appendChild(el('p', META.groupNames[D.group[i]] + ' · value ' + D.values[i].toFixed(5) +
       ' (the chance that the player to move wins, under optimal play)'));
     var table = el('table'), row = el('tr');
-    ['policy', 'reach', 'moves here'].forEach(function (h) { row.appendChild(el('th', h)); });
+    ['policy', 'visits', 'moves here'].forEach(function (h) { row.appendChild(el('th', h)); });
     table.appendChild(row);
     META.policies.forEach(function (name, q) {
       var tr = el('tr');
@@ -561,7 +592,8 @@
     box.appendChild(el('h3', throws ? 'Throws (' + throws + ')' : 'No throws: the game is over'));
     for (var k = OPTR[i]; k < OPTR[i + 1]; k++) {
       var name = META.throwLabels ? 'throw ' + META.throwLabels[k - OPTR[i]] : 'throw ' + (k - OPTR[i] + 1);
-      box.appendChild(el('p', name + ': chance ' + num(D.weight[k] / META.denominator)));
+      box.appendChild(el('p', name + ': chance ' + fraction(D.weight[k], META.denominator) +
+        ' (' + pct(D.weight[k] / META.denominator) + ')'));
       var list = el('table');
       var best = -Infinity, o;
       for (o = OPT[k]; o < OPT[k + 1]; o++) { best = Math.max(best, optionValue(o)); }
@@ -628,8 +660,11 @@
     if (chosenStates.note) { status += ' (' + chosenStates.note + ')'; }
     $('gg-status').textContent = status + '. Drag to pan, scroll to zoom, click a state for its details.';
     body.dataset.viewStates = String(shown.states.length);
+    body.dataset.viewEdges = String(shown.edges.length);
     writeHash();
-    return Promise.all([drawView(), drawOverview()]);
+    return Promise.all([drawView(), drawOverview()]).then(function () {
+      body.dataset.policy = META.policies[state.policy];
+    });
   }
   function setView(view) {
     state.view = view;
@@ -642,11 +677,7 @@
     details(i);
     if (move && (!shown || !shown.index.has(i))) { return setView('around'); }
     writeHash();
-    return timed(function () { return Plotly.restyle('gg-plot', highlightData(), [NODE_TRACE + 1, NODE_TRACE + 2]); });
-  }
-  function highlightData() {
-    var h = highlightTrace(shown);
-    return {x: [h[0].x, h[1].x], y: [h[0].y, h[1].y]};
+    return timed(function () { return Plotly.relayout('gg-plot', {shapes: highlightShapes(shown)}); });
   }
   function showParams() {
     document.querySelectorAll('.gg-param').forEach(function (e) {
@@ -816,6 +847,7 @@
   }).then(function () {
     body.dataset.loadMs = String(Math.round(performance.now() - started));
     body.dataset.rendered = 'yes';
+    setTimeout(predecessors, 0);  // the reverse index, once, before the first click needs it
     window.ggExplorer = {pixelOf: pixelOf, select: select, setView: setView, search: search,
       state: state, label: label, start: START};
     if (window.location.hash === '#selftest') { return selftest(); }
