@@ -32,10 +32,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pages import chromium
-
-#: Console lines that are not the page's: the software WebGL driver's performance notes.
-IGNORED = ("GL Driver Message",)
+from pages import BROWSER_ADVICE, chromium
 
 FLAGS = (
     "--headless",
@@ -233,7 +230,7 @@ class DevTools:
                 lines.append(
                     f"log.{entry.get('level')} ({entry.get('source')}): {entry.get('text')}"
                 )
-        return [line for line in lines if not any(i in line for i in IGNORED)]
+        return [line for line in lines if not BROWSER_ADVICE.search(line)]
 
     def console_errors(self) -> list[str]:
         """The console's errors and warnings and uncaught exceptions (a clean page: none)."""

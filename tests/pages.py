@@ -24,6 +24,13 @@ EXTERNAL = re.compile(
 )
 
 
+#: Chromium's performance advice about how a library draws (software WebGL's driver notes;
+#: older plotly.js reading a 2D canvas back), not messages or errors of the page's own.
+BROWSER_ADVICE = re.compile(
+    r"GL Driver Message|Canvas2D: Multiple readback operations using getImageData"
+)
+
+
 def chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome"):
         path = shutil.which(name)
@@ -79,6 +86,6 @@ def open_in_chromium(page, tmp_path, fragment: str = "") -> Loaded:
     console = [
         line
         for line in run.stderr.splitlines()
-        if (":CONSOLE" in line or "Uncaught" in line) and "GL Driver Message" not in line
-    ]  # the software WebGL driver's performance notes are not the page's
+        if (":CONSOLE" in line or "Uncaught" in line) and not BROWSER_ADVICE.search(line)
+    ]
     return Loaded(dom=run.stdout, body=body.group(0), console=console)
