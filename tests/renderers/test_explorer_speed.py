@@ -249,7 +249,7 @@ def screenshot(browser, name: str) -> Path:
     return write_atomic(IMAGES / name, browser.screenshot())
 
 
-def measure(browser, page: Path, name: str, image: str) -> dict:
+def measure(browser, page: Path, name: str, image: str, repeats: int = REPEATS) -> dict:
     """Everything about one page, printed as it is found."""
     figures = {"name": name, "bytes": page.stat().st_size}
     figures.update(load(browser, page))
@@ -264,11 +264,11 @@ def measure(browser, page: Path, name: str, image: str) -> dict:
         ".map(o => o.textContent.split(': wins')[0])"
     )
     figures["image"] = screenshot(browser, image)
-    figures["hover"], figures["hover_text"] = hover_runs(browser)
+    figures["hover"], figures["hover_text"] = hover_runs(browser, repeats)
     print(_show(name, "hover", figures["hover"]))
-    figures["click"], figures["heading"] = click_runs(browser)
+    figures["click"], figures["heading"] = click_runs(browser, repeats)
     print(_show(name, "click", figures["click"]))
-    figures["policy"], figures["policies_seen"] = policy_runs(browser)
+    figures["policy"], figures["policies_seen"] = policy_runs(browser, repeats)
     print(_show(name, "policy switch", figures["policy"]))
     figures["action_ms"] = browser.evaluate("+document.body.dataset.actionMs")
     figures["errors"] = browser.evaluate("document.body.dataset.errors || ''")
@@ -302,7 +302,8 @@ def jackpot_page(tmp_path_factory, jackpot_graph, jackpot_optimum, jackpot_polic
 
 def test_jackpot_page_in_a_browser(jackpot_page, tmp_path):
     with launch(tmp_path, width=VIEWPORT[0], height=VIEWPORT[1]) as browser:
-        figures = measure(browser, jackpot_page, "Jackpot", "explorer-jackpot.png")
+        # Two of each: the harness is checked here, the budgets on the full-size pages.
+        figures = measure(browser, jackpot_page, "Jackpot", "explorer-jackpot.png", repeats=2)
         label = browser.evaluate("ggExplorer.label(ggExplorer.start)")
     assert figures["console"] == [] and figures["errors"] == ""
     assert 0 < figures["elements"] < 3_000  # one canvas, not an element per state
