@@ -288,7 +288,12 @@ def explore_graph(
     given = np.array([_given_away(graph, option_value, row, r) for row, r in zip(choice, reach)])
     given[given < 1e-12] = 0.0  # rounding, not a mistake: the optimum gives nothing away
 
-    group, group_names = _groups(graph, groups)
+    layout = layered_layout(graph)
+    layers = layout.layers
+    downwards = bool(layers[graph.start] > np.median(layers))  # the game runs down its layers
+    if downwards:  # (Super Six's pegs in play): read from the start on the left
+        layers = layers.max() - layers
+    group, group_names = _groups(graph, groups, downwards)
     size = len(group_names)
     no_move = np.diff(graph.option_ptr) == 0  # a throw that leaves no move ends the game
     stuck = np.bincount(graph.outcome_state, graph.outcome_probability * no_move, minlength=n)
@@ -299,10 +304,6 @@ def explore_graph(
             np.maximum.reduceat(*_sorted_by(values, group)),
         ]
     )
-    layout = layered_layout(graph)
-    layers = layout.layers
-    if layers[graph.start] > np.median(layers):  # the game runs down its layers (Super Six)
-        layers = layers.max() - layers  # so that it reads from the start on the left
 
     kept = _kept(graph, reach, min_reach, max_states)
     return Exploration(
@@ -354,7 +355,7 @@ def _given_away(graph: StateGraph, option_value, choice, reach) -> np.ndarray:
     return np.maximum(per_state, 0.0) * reach
 
 
-def _groups(graph: StateGraph, groups):
+def _groups(graph: StateGraph, groups, downwards: bool = False):
     """Each state's group number and the groups' names, in a natural order."""
     rules = graph.rules
     if groups is None and callable(getattr(rules, "group", None)):
@@ -362,7 +363,7 @@ def _groups(graph: StateGraph, groups):
     if groups is None and graph.layers is not None:
         layer = np.asarray(graph.layers, dtype=np.int64)
         names = {int(k): _layer_name(rules, int(k)) for k in np.unique(layer)}
-        return _numbered(layer, names)
+        return _numbered(layer, names, downwards)
     if groups is None:
         depth = distance_layers(graph)
         reached = depth <= depth[graph.start] + graph.n_states  # every state has a depth
@@ -381,10 +382,16 @@ def _groups(graph: StateGraph, groups):
     return np.array([number[key] for key in keys], dtype=np.int64), [str(k) for k in order]
 
 
-def _numbered(keys, names):
-    ordered = sorted(names)
-    where = np.searchsorted(np.array(ordered), keys)
-    return where.astype(np.int64), [names[k] for k in ordered]
+def _numbered(keys, names, downwards=False):
+    """Group numbers for integer ``keys``: by increasing key, or decreasing where the game
+    runs down its layers, so that the overview starts at the start's end too.
+    """
+    ascending = np.array(sorted(names))
+    where = np.searchsorted(ascending, keys)
+    if downwards:
+        where = len(ascending) - 1 - where
+    order = ascending[::-1] if downwards else ascending
+    return where.astype(np.int64), [names[int(k)] for k in order]
 
 
 def _layer_name(rules, layer: int) -> str:

@@ -188,7 +188,9 @@ def test_supersix_keeps_unreachable_positions():
     # Every (b, c, o) is a root; the ones the start cannot reach have reach 0.
     # The start comes back (expected visits above one).
     assert (data.reach[0] == 0).sum() > 0 and data.reach[0, data.start] > 1
-    assert data.group_names[-1] == "8 pegs in play"
+    # Super Six runs down its layers: the overview starts at the start's end, as the view.
+    assert data.group_names[0] == "8 pegs in play" and data.group_names[-1] == "0 pegs in play"
+    assert data.group[data.start] == 0 and data.layers[data.start] == 0
     assert repr(data) == "Exploration('supersix': 84 states in 8 groups, policies optimal)"
 
 
