@@ -43,6 +43,7 @@ from ..propagate import propagate
 from ..solve import Solution, solve
 from ..values import passing_value
 from .layout import distance_layers, layered_layout
+from .views import best_paths
 
 #: The most states one self-contained page holds in detail (Ur with 3 pieces fits).
 PAGE_STATES = 300_000
@@ -85,7 +86,7 @@ class Exploration:
         Expected visits under each policy (the reach probability in a game without cycles).
     path_parent : ndarray of int, shape (p, n)
         The state before each one on the most likely path from the start under each policy
-        (-1 at the start and where the policy never gets).
+        (-1 at the start and where the policy never gets; :func:`.views.best_paths`).
     outcome_ptr : ndarray of int, shape (n + 1,)
         The throws of state ``i`` are ``outcome_ptr[i]:outcome_ptr[i + 1]``.
     outcome_weight : ndarray of int
@@ -306,6 +307,7 @@ def explore_graph(
     )
 
     kept = _kept(graph, reach, min_reach, max_states)
+    parents = np.array([best_paths(graph, policy)[1] for policy in named.values()])
     return Exploration(
         name=name,
         labels=[graph.label(int(i)) for i in kept],
@@ -317,7 +319,7 @@ def explore_graph(
         policies=tuple(named),
         wins=np.array([float(run.win_probability) for run in runs]),
         reach=reach[:, kept],
-        path_parent=_remap(_likely_parents(graph, choice), kept, n),
+        path_parent=_remap(parents, kept, n),
         **_structure(graph, kept, values, choice),
         group=group[kept],
         group_names=group_names,
@@ -460,32 +462,6 @@ def _ranges(first, last) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     starts = np.repeat(first - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
     return starts + np.arange(total)
-
-
-def _likely_parents(graph: StateGraph, choice) -> np.ndarray:
-    """Per policy, each state's predecessor on the most likely path from the start.
-
-    The most likely path maximises the product of the moves' chances, so it is a shortest
-    path under ``-log(chance)``: one Dijkstra search per policy (scipy).
-    """
-    from scipy.sparse import csr_matrix  # here, not at import: the command line loads this
-    from scipy.sparse.csgraph import dijkstra
-
-    n = graph.n_states
-    parents = np.full((len(choice), n), -1, dtype=np.int64)
-    for p, row in enumerate(choice):
-        taken = np.flatnonzero(row >= 0)  # throws with a move
-        source = graph.outcome_state[taken]
-        target = graph.option_target[graph.option_ptr[taken] + row[taken]]
-        weight = graph.outcome_probability[taken]
-        moving = source != target
-        matrix = csr_matrix(
-            (weight[moving], (source[moving], target[moving])), shape=(n, n)
-        )  # duplicates add up: the chance of the move
-        matrix.data = -np.log(np.minimum(matrix.data, 1.0)) + 1e-12  # 0 would mean no edge
-        _, parent = dijkstra(matrix, indices=graph.start, return_predecessors=True)
-        parents[p] = np.where(parent < 0, -1, parent)
-    return parents
 
 
 def _remap(parents, kept, n) -> np.ndarray:
