@@ -658,6 +658,7 @@
     var status = shown.states.length.toLocaleString() + ' of ' + N.toLocaleString() + ' states, ' +
       shown.edges.length.toLocaleString() + ' moves drawn';
     if (chosenStates.note) { status += ' (' + chosenStates.note + ')'; }
+    if (shown.edges.length >= MAX_EDGES) { status += ' (moves drawn stop at ' + MAX_EDGES.toLocaleString() + ')'; }
     $('gg-status').textContent = status + '. Drag to pan, scroll to zoom, click a state for its details.';
     body.dataset.viewStates = String(shown.states.length);
     body.dataset.viewEdges = String(shown.edges.length);
