@@ -24,11 +24,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidArgumentError, UnknownNameError
+from ._colours import ROLL, ROLL_TEXT, STOP, STOP_TEXT
 from .figures import MARGIN_LINEAR_BELOW, new_figure
 
 METRICS = ("decision", "choice", "margin")
 FIGSIZE = (6.8, 4.9)  # inches: about an A4 page's text width, so 7-9 pt text prints near size
 _FONT = {"tick": 7, "label": 8, "title": 9}
+GLYPH_MIN_PT = 5.0  # R/S glyphs where they print at least this size; else stop is hatched
+STOP_HATCH = "////"
 
 
 def lid_panels(
@@ -125,7 +128,10 @@ def supersix_maps(
 ):
     """Six panels (pegs on the lid 0..5) of a Super Six decision table, for reports.
 
-    ``metric`` is ``decision`` (roll green, stop red), ``choice`` (P_choice, viridis from
+    ``metric`` is ``decision`` (roll blue, stop orange, from the colour-vision-safe palette
+    of :mod:`gamegraph.renderers._colours`, with a second cue that survives greyscale: an R
+    or S in each cell where the cells are large enough to hold a letter of 5 pt, else
+    hatching over the stop cells), ``choice`` (P_choice, viridis from
     0 to 1) or ``margin`` (P_roll - P_end on a signed log scale, linear below 1e-4, blue
     roll and red stop), drawn as the table gives them (its ``roll``, ``p_choice`` and
     ``margin``). ``axes`` and the return value are as in :func:`lid_panels`.
@@ -143,15 +149,22 @@ def supersix_maps(
     title = f"Super Six, {total} pegs: {metric}" if title is None else title
     where = {"b": table.b, "c": table.c, "o": table.o, "total": total, "title": title}
     if metric == "decision":
-        return lid_panels(
-            values=np.asarray(table.roll, dtype=float),
-            cmap=ListedColormap(["#d62728", "#2ca02c"]),
+        roll = np.asarray(table.roll, dtype=float)
+        glyphs = _glyph_points(total, axes) >= GLYPH_MIN_PT
+        figure = lid_panels(
+            values=roll,
+            cmap=ListedColormap([STOP, ROLL]),
             vmin=0,
             vmax=1,
-            ticks=([0.25, 0.75], ["stop", "roll"]),
+            ticks=(
+                [0.25, 0.75],
+                ["stop (S)", "roll (R)"] if glyphs else ["stop (hatched)", "roll"],
+            ),
             axes=axes,
             **where,
         )
+        _decision_cues(figure, axes, table, roll, total, glyphs)
+        return figure
     if metric == "choice":
         return lid_panels(
             values=np.array([float(v) for v in table.p_choice]),
@@ -195,6 +208,71 @@ def relative_error_maps(b, c, o, error, *, total: int, title: str, axes=None):
         label="relative error of P_choice",
         title=title,
         axes=axes,
+    )
+
+
+def _panels(figure, axes) -> list:
+    if axes is not None:
+        return list(np.ravel(np.asarray(axes, dtype=object)))
+    return list(figure.axes[:6])
+
+
+def _glyph_points(total: int, axes) -> float:
+    """The R/S glyph size (pt) the largest panel's cells can hold (0.6 of a cell)."""
+    if axes is None:
+        width_in = FIGSIZE[0] * 0.24  # a panel of the 2x3 grid, colour bar beside
+    else:
+        first = np.ravel(np.asarray(axes, dtype=object))[0]
+        width_in = first.get_position().width * first.figure.get_figwidth()
+    return 0.6 * 72 * width_in / max(total - 1, 1)
+
+
+def _decision_cues(figure, axes, table, roll, total: int, glyphs: bool) -> None:
+    """The second cue besides colour: R/S in each cell, or hatching over stop cells."""
+    from matplotlib.patches import Rectangle
+
+    b, c, o = (np.asarray(v, dtype=np.int64) for v in (table.b, table.c, table.o))
+    panels = _panels(figure, axes)
+    points = _glyph_points(total, axes)
+    for lid, ax in enumerate(panels):
+        keep = (b == lid) & (b + c + o <= total) & (c >= 1) & (o >= 1) & ~np.isnan(roll)
+        if glyphs:
+            size = min(points * max(total - 1, 1) / max(total - lid - 1, 1), 9.0)
+            for x, y, r in zip(c[keep], o[keep], roll[keep], strict=True):
+                ax.text(
+                    x,
+                    y,
+                    "R" if r >= 0.5 else "S",
+                    ha="center",
+                    va="center",
+                    fontsize=size,
+                    color=ROLL_TEXT if r >= 0.5 else STOP_TEXT,
+                )
+            continue
+        # Hatch runs of stop cells along each row: one patch per run, seamless hatching.
+        stop = keep & (roll < 0.5)
+        for y in np.unique(o[stop]):
+            xs = np.sort(c[stop & (o == y)])
+            starts = np.r_[0, np.flatnonzero(np.diff(xs) > 1) + 1]
+            ends = np.r_[starts[1:], len(xs)]
+            for i, j in zip(starts, ends, strict=True):
+                ax.add_patch(_hatch(Rectangle, xs[i] - 0.5, y - 0.5, xs[j - 1] - xs[i] + 1, 1))
+    if not glyphs:
+        bar = figure.axes[-1]  # the colour bar: hatch its stop half too
+        bar.add_patch(_hatch(Rectangle, 0, 0, 1, 0.5, transform=bar.transAxes))
+
+
+def _hatch(rectangle, x, y, width, height, **keywords):
+    return rectangle(
+        (x, y),
+        width,
+        height,
+        facecolor="none",
+        edgecolor="none",
+        hatch=STOP_HATCH,
+        hatchcolor=STOP_TEXT,
+        linewidth=0,
+        **keywords,
     )
 
 
