@@ -39,6 +39,12 @@ Examples
 ['free', 'first-round']
 >>> fig.layout.title.text.split("<br>")[:2]
 ['Super Six (free rules), 6 pegs (3 + 3)', 'the first player wins 76.681 % from the start']
+
+The table alone is enough: the slider runs from 4 to the pegs it covers, and the start
+values and the hover's throws are computed from it.
+
+>>> figure(table).layout.meta["range"]
+[4, 8]
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ import numpy as np
 from .._escape import html_text
 from .._files import check_output, write_atomic
 from ..errors import InvalidArgumentError
+from ._colours import ROLL, STOP
 from .interactive import InteractiveFigure, page_html
 
 METRICS = ("decision", "choice", "margin")
@@ -90,34 +97,38 @@ class SuperSixPage(InteractiveFigure):
 def figure(
     table,
     *,
-    pegs: int,
-    pegs_range: tuple[int, int],
-    start_values: dict,
-    rules_name: str,
+    pegs: int | None = None,
+    pegs_range: tuple[int, int] | None = None,
+    start_values: dict | None = None,
+    rules_name: str | None = None,
     after_throws: dict | None = None,
 ) -> SuperSixPage:
-    """The interactive roll/stop maps as a plotly figure.
+    """The interactive roll/stop maps as a plotly figure; ``figure(table)`` is enough.
 
     Parameters
     ----------
     table : gamegraph.games.supersix.DecisionTable
         Covering at least ``pegs_range[1]`` pegs.
-    pegs : int
-        Total shown first.
-    pegs_range : (int, int)
+    pegs : int, optional
+        Total shown first; by default the slider's highest.
+    pegs_range : (int, int), optional
         The slider's lowest (4 or more) and highest total; it moves one peg at a time (an
-        odd total gives the first player the extra peg).
-    start_values : dict
+        odd total gives the first player the extra peg). By default 4 to the most pegs the
+        table covers.
+    start_values : dict, optional
         Rule set -> {total pegs -> the first player's win probability at the start}, one
         button per rule set (see :func:`gamegraph.analysis.supersix.start_values`); a
         total without a value is shown without it. A plain {total: value} is the values
-        of ``rules_name`` alone.
-    rules_name : str
-        The rule set shown first, one of ``start_values``.
+        of ``rules_name`` alone (which must then be given). By default every rule set's
+        values, computed from the table.
+    rules_name : str, optional
+        The rule set shown first, one of ``start_values``: by default the table's own
+        ``rules`` where it has one, else the first rule set of ``start_values``.
     after_throws : dict, optional
         ``"place"``, ``"take"``, ``"pit"`` -> the mover's win probability after that
         throw, aligned with the table (:func:`gamegraph.analysis.supersix.throw_values`);
-        the hover shows each throw's chance, and with these its outcome.
+        the hover shows each throw's chance, and with these its outcome. By default
+        computed from the table (pass ``{}`` for the chances alone).
 
     Returns
     -------
@@ -128,7 +139,26 @@ def figure(
         it. ``layout.meta`` holds the rule sets, the totals, the number of positions, the
         start values and every title as plain data.
     """
-    low, high = (int(v) for v in pegs_range)
+    from ..analysis import supersix as analysis
+
+    covered = int(np.max(np.asarray(table.b) + table.c + table.o)) if len(table) else 0
+    low, high = (LOWEST, covered) if pegs_range is None else (int(v) for v in pegs_range)
+    pegs = high if pegs is None else int(pegs)
+    if after_throws is None:
+        after_throws = analysis.throw_values(table) if len(table) else {}
+    after_throws = after_throws or None
+    if start_values is None:
+        totals = range(low, high + 1) if LOWEST <= low <= high <= covered else range(0)
+        start_values = {
+            rules: analysis.start_values(table, totals, rules) for rules in analysis.RULESETS
+        }
+    own = getattr(table, "rules", None)
+    if rules_name is None:
+        if not all(isinstance(rules, str) for rules in start_values):
+            raise InvalidArgumentError(
+                "start values given as {total: value} need rules_name: the rule set they are of"
+            )
+        rules_name = own if own in start_values else next(iter(start_values), "free")
     if not LOWEST <= low <= pegs <= high:
         raise InvalidArgumentError(
             f"pegs_range {low}..{high} must contain the total pegs {pegs} "
@@ -258,10 +288,10 @@ def figure(
 def page(
     table,
     *,
-    pegs: int,
-    pegs_range: tuple[int, int],
-    start_values: dict,
-    rules_name: str,
+    pegs: int | None = None,
+    pegs_range: tuple[int, int] | None = None,
+    start_values: dict | None = None,
+    rules_name: str | None = None,
     after_throws: dict | None = None,
 ) -> str:
     """HTML text of the offline page: :func:`figure`'s :meth:`SuperSixPage.to_page`."""
@@ -408,7 +438,7 @@ def _menu(buttons: list, *, active: int, x: float, xanchor: str) -> dict:
 def _colour_axis(metric: str, limit: float) -> dict:
     if metric == "decision":
         return {
-            "colorscale": [[0, "#d62728"], [0.5, "#d62728"], [0.5, "#2ca02c"], [1, "#2ca02c"]],
+            "colorscale": [[0, STOP], [0.5, STOP], [0.5, ROLL], [1, ROLL]],
             "cmin": 0,
             "cmax": 1,
             "colorbar": _colour_bar(

@@ -324,3 +324,28 @@ def test_the_figure_states_what_it_shows(interactive, table):
     assert meta["start"]["free"]["5"] == pytest.approx(45324 / 63919, abs=1e-12)  # Jehn
     assert meta["start"]["first-round"]["4"] == pytest.approx(3523 / 4428, abs=1e-12)
     assert "<title>Super Six: when to roll</title>" in interactive.to_page()
+
+
+def test_the_interactive_figure_needs_the_table_alone(table, interactive):
+    heatmap = pytest.importorskip("gamegraph.renderers.heatmap")
+    fig = heatmap.figure(table)
+    meta = fig.layout.meta
+    # The slider runs from 4 to the most pegs the table covers; the rule sets and their
+    # start values come from the table, and the page opens on the free rules.
+    assert meta["range"] == [LOW, HIGH] and meta["pegs"] == HIGH and meta["rules"] == "free"
+    assert set(meta["start"]) == set(RULESETS)
+    for rules in RULESETS:
+        expected = start_values(table, range(LOW, HIGH + 1), rules)
+        assert meta["start"][rules] == {
+            str(k): pytest.approx(float(v)) for k, v in expected.items()
+        }
+    # The same cells, hover and start values as the figure made with every argument given.
+    assert fig.data[0].hovertemplate == interactive.data[0].hovertemplate
+    assert meta["start"] == interactive.layout.meta["start"]
+    assert [b.name for b in fig.layout.updatemenus[1].buttons] == list(RULESETS)
+
+
+def test_plain_start_values_need_their_rule_set(table):
+    heatmap = pytest.importorskip("gamegraph.renderers.heatmap")
+    with pytest.raises(InvalidArgumentError, match="need rules_name"):
+        heatmap.figure(table, start_values={8: 0.5}, pegs_range=(4, 8))
