@@ -38,11 +38,11 @@ import numpy as np
 from .._checks import check_int
 from ..errors import InvalidArgumentError
 from ..graph import StateGraph
-from ..policy import Policy
 from ..propagate import propagate
 from ..solve import Solution, solve
 from ..values import passing_value
 from .layout import distance_layers, layered_layout
+from .policies import as_policies
 from .views import best_paths
 
 #: The most states one self-contained page holds in detail (Ur with 3 pieces fits).
@@ -230,9 +230,9 @@ def explore_graph(
     graph : StateGraph
     solution : Solution, optional
         Optimal values and policy; solved (in floats) when not given.
-    policies : dict, optional
-        More policies by name: :class:`~gamegraph.policy.Policy` objects or anything
-        :meth:`Policy.from_agent` accepts. The optimal policy comes first as ``optimal``.
+    policies : dict, list or one policy, optional
+        More policies: a dict by name, a list, or one of Policy, agent or name
+        (:func:`.policies.as_policies`). The optimal policy comes first as ``optimal``.
     groups : callable or array, optional
         The overview's groups: a function of a state giving its group's name, or one
         name per state. Default: the rules' ``group(state)``, else the layers, else the
@@ -269,11 +269,9 @@ def explore_graph(
     if solution is None:
         solution = solve(graph, progress=progress)
     named = {"optimal": solution.policy}
-    for key, policy in (policies or {}).items():
+    for key, policy in as_policies(graph, policies, solution=solution).items():
         if key != "optimal":
-            named[key] = (
-                policy if isinstance(policy, Policy) else Policy.from_agent(graph, policy, key)
-            )
+            named[key] = policy
     n = graph.n_states
     values = np.array(solution.values, dtype=float)
     runs = [propagate(graph, policy) for policy in named.values()]

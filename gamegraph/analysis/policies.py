@@ -3,21 +3,175 @@
 :func:`compare` says, outcome by outcome, how much win probability a policy gives up
 against a solved game; :func:`compare_policies` evaluates several named agents and the
 optimum side by side.
+
+Every function of :mod:`gamegraph.analysis` that takes a policy takes the same things
+(:func:`as_policy` for one, :func:`as_policies` for several):
+
+* a :class:`~gamegraph.policy.Policy` (``solve(graph).policy``, ``Policy.from_agent``);
+* an agent: a function ``agent(state, options) -> index`` or an object with
+  ``.policy(graph)`` (the :class:`~gamegraph.policy.Agent` protocol);
+* a :class:`~gamegraph.solve.Solution`, which stands for its optimal policy;
+* a name: ``"optimal"`` (the solution's policy, solved when none is given), or a key of
+  the game's ``AGENTS``, the dict of named agents in the module that defines the rules'
+  class (Jackpot's ``"hilo"``, Pig's ``"hold at 20"``, a user's own game's ``AGENTS``);
+* where several are taken, a list of those (each named by its own name) or a dict
+  ``{name: policy}``.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from .._tables import Table
+from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph
-from ..policy import MarkovChain, Policy
+from ..policy import Agent, MarkovChain, Policy
 from ..propagate import Propagation, propagate
 from ..solve import Solution, evaluate, solve
 from ..values import passing_value
+
+#: What a policy argument may be, for error messages.
+ACCEPTED = (
+    "a Policy, an agent (a function agent(state, options) or an object with .policy(graph)), "
+    "a Solution, a name ('optimal' or one of the game's AGENTS), or a list or dict of them"
+)
+
+
+def game_agents(rules) -> dict:
+    """The game's named agents: ``AGENTS`` in the module that defines the rules' class
+    (or in its package), else an empty dict.
+
+    Examples
+    --------
+    >>> from gamegraph.games.pig import Pig
+    >>> list(game_agents(Pig(goal=10)))
+    ['hold at 10', 'hold at 20', 'hold at 25']
+    """
+    module_name = type(rules).__module__
+    for name in (module_name, module_name.rpartition(".")[0]):
+        agents = getattr(sys.modules.get(name), "AGENTS", None)
+        if isinstance(agents, dict):
+            return agents
+    return {}
+
+
+def as_policy(
+    graph: StateGraph, policy, *, solution: Solution | None = None, name: str | None = None
+) -> Policy:
+    """One policy argument as a :class:`~gamegraph.policy.Policy` of ``graph``.
+
+    ``policy`` is anything listed in the module docstring but a list or dict; ``solution``
+    is the optimum a name ``"optimal"`` stands for (solved in floats when not given);
+    ``name`` renames the result. Raises InvalidArgumentError, in one line, for anything
+    else or for a policy of another graph.
+
+    Examples
+    --------
+    >>> from gamegraph import build
+    >>> from gamegraph.games.jackpot import Jackpot, AGENTS
+    >>> graph = build(Jackpot(cells=3))
+    >>> as_policy(graph, AGENTS["hilo"]).name, as_policy(graph, "max").name
+    ('hilo', 'max')
+    >>> as_policy(graph, "optimal").name
+    'optimal'
+    >>> as_policy(graph, "best")
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.UnknownNameError: unknown policy 'best'; accepted: optimal, min, max, ...
+    >>> as_policy(graph, 3)
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.InvalidArgumentError: policy 3 (int): give a Policy, an agent ...
+    """
+    if isinstance(policy, (list, tuple, dict)):
+        raise InvalidArgumentError(
+            f"one policy is taken here, not a {type(policy).__name__}; give {_ONE}"
+        )
+    return _one(graph, policy, solution, name)
+
+
+def as_policies(graph: StateGraph, policies, *, solution: Solution | None = None) -> dict:
+    """Policy arguments as an ordered dict ``{name: Policy}`` of ``graph``.
+
+    ``policies`` is one policy argument (see the module docstring), a list of them (each
+    named by its own name: a Policy's or an agent's ``name``, a function's, the name
+    given), a dict ``{name: policy}`` (the key names it), or None (no policies). Two
+    policies of one name are refused: give a dict to name them apart.
+
+    Examples
+    --------
+    >>> from gamegraph import build, solve
+    >>> from gamegraph.games.jackpot import Jackpot, AGENTS
+    >>> graph = build(Jackpot(cells=3))
+    >>> list(as_policies(graph, [AGENTS["hilo"], "max", solve(graph).policy]))
+    ['hilo', 'max', 'optimal']
+    >>> {name: p.name for name, p in as_policies(graph, {"mine": AGENTS["min"]}).items()}
+    {'mine': 'mine'}
+    >>> list(as_policies(graph, AGENTS)) == list(AGENTS)
+    True
+    >>> as_policies(graph, ["max", AGENTS["max"]])
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.InvalidArgumentError: two policies are named 'max'; give a dict ...
+    """
+    if policies is None:
+        return {}
+    if isinstance(policies, dict):
+        return {str(key): _one(graph, value, solution, str(key)) for key, value in policies.items()}
+    if not isinstance(policies, (list, tuple)):
+        policies = [policies]
+    named: dict = {}
+    for item in policies:
+        if isinstance(item, (list, tuple, dict)):
+            raise InvalidArgumentError(
+                f"policies holds a {type(item).__name__}; give a list or dict of {_ONE}"
+            )
+        policy = _one(graph, item, solution, None)
+        if policy.name in named:
+            raise InvalidArgumentError(
+                f"two policies are named {policy.name!r}; give a dict to name them apart"
+            )
+        named[policy.name] = policy
+    return named
+
+
+_ONE = ACCEPTED.removesuffix(", or a list or dict of them").replace(", a name", " or a name")
+
+
+def _one(graph, policy, solution, name) -> Policy:
+    """One policy argument as a Policy."""
+    if isinstance(policy, str):
+        if policy == "optimal":
+            if solution is None:
+                solution = solve(graph, exact=False)
+            return _renamed(solution.policy, name or "optimal", graph)
+        agents = game_agents(graph.rules)
+        if policy not in agents:
+            raise UnknownNameError("policy", policy, ["optimal", *agents])
+        return Policy.from_agent(graph, agents[policy], name=name or policy)
+    if isinstance(policy, Solution):
+        if policy.graph is not graph:
+            raise InvalidArgumentError("the solution given as a policy is of another graph")
+        return _renamed(policy.policy, name or "optimal", graph)
+    if isinstance(policy, Policy):
+        return _renamed(policy, name, graph)
+    if isinstance(policy, Agent) or (callable(policy) and not isinstance(policy, type)):
+        if name is None:  # the game's own agents by their AGENTS name ("hilo", not agent_hilo)
+            known = [key for key, agent in game_agents(graph.rules).items() if agent is policy]
+            name = known[0] if known else getattr(policy, "name", None)
+        return Policy.from_agent(graph, policy, name=name)
+    raise InvalidArgumentError(f"policy {policy!r} ({type(policy).__name__}): give {_ONE}")
+
+
+def _renamed(policy: Policy, name: str | None, graph: StateGraph) -> Policy:
+    policy.check(graph)
+    if name is None or name == policy.name:
+        return policy
+    return Policy(choice=policy.choice, name=name)
 
 
 @dataclass(eq=False)
@@ -218,12 +372,13 @@ class PolicyTable(list):
 
 
 def compare_policies(
-    graph: StateGraph, agents: dict, *, exact: bool = True, solution: Solution | None = None
+    graph: StateGraph, agents, *, exact: bool = True, solution: Solution | None = None
 ) -> PolicyTable:
     """Evaluate every agent in ``agents`` and the optimal policy on ``graph``.
 
-    Returns a :class:`PolicyTable`: one :class:`PolicyResult` per agent, in the order
-    given, then ``optimal``.
+    ``agents`` is a dict ``{name: agent or Policy}``, a list, or one policy argument
+    (:func:`as_policies`). Returns a :class:`PolicyTable`: one :class:`PolicyResult` per
+    agent, in the order given, then ``optimal``.
 
     Examples
     --------
@@ -235,11 +390,12 @@ def compare_policies(
     """
     rows = PolicyTable()
     rows.title = f"{getattr(graph.rules, 'name', 'game').capitalize()}: win probability by policy"
-    for name, agent in agents.items():
-        policy = Policy.from_agent(graph, agent, name=name)
-        rows.append(PolicyResult(name, policy, evaluate(graph, policy, exact=exact).start_value))
     if solution is None:
         solution = solve(graph, exact=exact)
+    for name, policy in as_policies(graph, agents, solution=solution).items():
+        if name != "optimal":
+            value = evaluate(graph, policy, exact=exact).start_value
+            rows.append(PolicyResult(name, policy, value))
     rows.append(PolicyResult("optimal", solution.policy, solution.start_value))
     return rows
 
@@ -299,6 +455,17 @@ class PolicyView:
     flow: np.ndarray | None = None
     lost: np.ndarray | None = None
 
+    @property
+    def title(self) -> str:
+        """A title for a diagram of this view: the game, the policy, and with reach its win
+        probability ("Jackpot: hilo (7.99 % wins)").
+        """
+        game = str(getattr(self.chain.graph.rules, "name", "game"))
+        text = f"{game[:1].upper()}{game[1:]}: {self.chain.policy.name or 'policy'}"
+        if self.reach is not None:
+            text += f" ({100 * float(self.reach.win_probability):.3g} % wins)"
+        return text
+
     def __repr__(self) -> str:
         extras = [
             name
@@ -313,12 +480,14 @@ class PolicyView:
 
 
 def policy_view(
-    graph: StateGraph, policy: Policy, *, reach: bool = False, optimal: Solution | None = None
+    graph: StateGraph, policy, *, reach: bool = False, optimal: Solution | None = None
 ) -> PolicyView:
     """The data a policy diagram draws (see :func:`gamegraph.renderers.dot.policy_dot`).
 
-    ``reach`` adds forward propagation of the start state's probability; ``optimal``, a
-    solved game, adds how much win probability each of the policy's choices gives up.
+    ``policy`` is a Policy, an agent, a Solution or a name (:func:`as_policy`; the name
+    ``"optimal"`` stands for ``optimal``'s policy). ``reach`` adds forward propagation of
+    the start state's probability; ``optimal``, a solved game, adds how much win
+    probability each of the policy's choices gives up.
 
     Examples
     --------
@@ -332,6 +501,7 @@ def policy_view(
     >>> int(view.comparison.suboptimal.sum()) > 0
     True
     """
+    policy = as_policy(graph, policy, solution=optimal)
     chain = policy.chain(graph)
     propagation = propagate(graph, policy) if reach else None
     return PolicyView(

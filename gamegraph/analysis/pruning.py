@@ -33,8 +33,8 @@ from .._tables import Table
 from ..errors import InvalidArgumentError
 from ..policy import MarkovChain
 from ..propagate import Propagation, propagate
-from ..solve import evaluate
-from .policies import PolicyComparison, compare
+from ..solve import Solution, evaluate
+from .policies import PolicyComparison, as_policy, compare
 
 #: Most paths :func:`likely_paths` returns.
 MAX_PATHS = 1000
@@ -476,15 +476,16 @@ class PolicyDiff:
 def policy_diff(solution, policy, *, name: str | None = None) -> PolicyDiff:
     """Where ``policy`` gives up win probability against the solved game, and what it costs.
 
-    Exact when ``solution`` is exact.
+    ``policy`` is a Policy, an agent or a name (:func:`.policies.as_policy`):
+    ``policy_diff(solution, AGENTS["hilo"])`` and ``policy_diff(solution, "hilo")`` are
+    the same diff. Exact when ``solution`` is exact.
 
     Examples
     --------
     >>> from gamegraph import Policy, build, solve
     >>> from gamegraph.games.jackpot import AGENTS, Jackpot
     >>> graph = build(Jackpot())
-    >>> diff = policy_diff(solve(graph, exact=True), Policy.from_agent(graph, AGENTS["hilo"]),
-    ...                    name="hilo")
+    >>> diff = policy_diff(solve(graph, exact=True), AGENTS["hilo"])
     >>> diff
     <PolicyDiff 'hilo': 77 decisions at 67 positions cost 132.1 wins per million games>
     >>> diff.gap
@@ -496,7 +497,12 @@ def policy_diff(solution, policy, *, name: str | None = None) -> PolicyDiff:
     2 3 4 6 8 9        4/36    2           3       0.03061        12.86
     throws: ...
     """
+    if not isinstance(solution, Solution):
+        raise InvalidArgumentError(
+            f"policy_diff takes a Solution first (solve(graph)), not {type(solution).__name__}"
+        )
     graph = solution.graph
+    policy = as_policy(graph, policy, solution=solution, name=name)
     reach = propagate(graph, policy, exact=solution.exact)
     costs = decision_costs(compare(solution, policy), reach)
     value = evaluate(graph, policy, exact=solution.exact).start_value
