@@ -7,6 +7,7 @@ import io
 from .._extras import require
 from .._files import check_output, write_atomic
 from ..errors import InvalidArgumentError
+from ._colours import BLUE, OPTIMAL, POLICY_CYCLE, POLICY_LINESTYLES, POLICY_MARKERS
 
 matplotlib = require("matplotlib", "drawing a figure")
 # Figures are made with matplotlib's object API, not pyplot: nothing is registered with
@@ -126,8 +127,13 @@ def policy_bars(rows, *, title: str, published: dict | None = None, ax=None):
     figure, axes = figure_and_axes(ax, figsize=(7, 0.45 * len(rows) + 1.2))
     names = [row.name for row in rows]
     values = [row.percent for row in rows]
-    colours = ["#2ca02c" if name == "optimal" else "#1f77b4" for name in names]
-    axes.barh(names, values, color=colours)
+    # The optimum: black and hatched, the others blue (a cue besides colour for print).
+    optimal = [name == "optimal" for name in names]
+    bars = axes.barh(names, values, color=[OPTIMAL if o else BLUE for o in optimal])
+    for bar, is_optimal in zip(bars, optimal, strict=True):
+        if is_optimal:
+            bar.set_hatch("//")
+            bar.set_hatchcolor("white")
     for y, value in enumerate(values):
         axes.text(value, y, f" {value:.4f} %", va="center", fontsize=9)
     if published:
@@ -156,14 +162,9 @@ def layer_distribution(distributions: dict, *, title: str, xlabel: str, ax=None)
     With ``ax=`` the lines go into the caller's Axes and its figure is returned.
     """
     figure, axes = figure_and_axes(ax, figsize=(7, 4))
+    styles = _series_styles(distributions)
     for name, values in distributions.items():
-        axes.plot(
-            range(len(values)),
-            [float(v) for v in values],
-            marker="o",
-            label=name,
-            linewidth=2.5 if name == "optimal" else 1.2,
-        )
+        axes.plot(range(len(values)), [float(v) for v in values], label=name, **styles[name])
     axes.set_xlabel(xlabel)
     axes.set_ylabel("probability")
     axes.set_title(title)
@@ -172,11 +173,14 @@ def layer_distribution(distributions: dict, *, title: str, xlabel: str, ax=None)
     return figure
 
 
-# One colour and marker per policy, in order; the optimum is always green and bold, as in
-# policy_bars. Markers differ so the series stay apart in black-and-white print.
-_SERIES_COLOURS = ("#1f77b4", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
-_SERIES_MARKERS = ("o", "s", "^", "v", "D", "P", "X")
-_OPTIMAL_COLOUR = "#2ca02c"
+# One colour, marker and line style per policy, in order, from the colour-vision-safe
+# palette (gamegraph.renderers._colours); the optimum is always black, bold and starred, as
+# in policy_bars. Colours repeat after four; marker and line style keep the series apart
+# then, and in black-and-white print.
+_SERIES_COLOURS = POLICY_CYCLE
+_SERIES_MARKERS = POLICY_MARKERS
+_SERIES_LINESTYLES = POLICY_LINESTYLES
+_OPTIMAL_COLOUR = OPTIMAL
 
 
 def _series_styles(names) -> dict:
@@ -197,6 +201,7 @@ def _series_styles(names) -> dict:
         styles[name] = dict(
             color=_SERIES_COLOURS[index % len(_SERIES_COLOURS)],
             marker=_SERIES_MARKERS[index % len(_SERIES_MARKERS)],
+            linestyle=_SERIES_LINESTYLES[index // len(_SERIES_COLOURS) % len(_SERIES_LINESTYLES)],
             markersize=4.5,
             linewidth=1.3,
         )
