@@ -223,3 +223,48 @@ def add_quiet(parser) -> None:
         default=None,
         help="no progress bars on stderr (shown by default when stderr is a terminal)",
     )
+
+
+_LENGTH = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)\s*(cm|mm|in)")
+_UNIT_INCHES = {"cm": 1 / 2.54, "mm": 1 / 25.4, "in": 1.0}
+#: The widths ``--width`` accepts, in inches: 2 cm to an A0 page's long side.
+WIDTH_RANGE = (2 / 2.54, 46.8)
+
+
+def width(text: str) -> float:
+    """A picture's width on the command line, in inches: a decimal number and its unit,
+    ``cm``, ``mm`` or ``in`` (``16cm``, ``160 mm``, ``6.3in``), from 2 cm to 119 cm.
+
+    >>> round(width("16cm"), 4), width("6.3in"), round(width("160 mm"), 4)
+    (6.2992, 6.3, 6.2992)
+    >>> try:
+    ...     width("16")
+    ... except argparse.ArgumentTypeError as error:
+    ...     print(error)
+    '16' is not a width: a number and its unit, cm, mm or in (e.g. 16cm or 6.3in)
+    """
+    found = _LENGTH.fullmatch(text.strip(" \t").lower()) if text.isascii() else None
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} is not a width: a number and its unit, cm, mm or in "
+            "(e.g. 16cm or 6.3in)"
+        )
+    inches = float(found.group(1)) * _UNIT_INCHES[found.group(2)]
+    low, high = WIDTH_RANGE
+    if not low <= inches <= high:
+        raise argparse.ArgumentTypeError(
+            f"width {text.strip()}: accepted 2 cm to {high * 2.54:.0f} cm ({high:g} in)"
+        )
+    return inches
+
+
+def add_width(parser, what: str = "the diagram") -> None:
+    """The ``--width`` option: ``args.width`` in inches, or None (the default page size)."""
+    parser.add_argument(
+        "--width",
+        type=width,
+        default=None,
+        metavar="LENGTH",
+        help=f"draw {what} this wide, e.g. 16cm or 6.3in (the text in it at least 7 pt, "
+        "else it says which views fit); default: fitted to an A3 page",
+    )

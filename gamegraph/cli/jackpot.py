@@ -6,7 +6,16 @@ import json
 from pathlib import Path
 
 from .._checks import MAX_GAMES
-from ._common import FORMATS, Parser, add_quiet, add_seed, games, probability, whole
+from ._common import (
+    FORMATS,
+    Parser,
+    add_quiet,
+    add_seed,
+    add_width,
+    games,
+    probability,
+    whole,
+)
 from .report import add_report_command
 
 
@@ -108,6 +117,7 @@ def add_commands(subparsers) -> None:
         default=None,
         help=f"around: moves drawn before and after the position, 1 to {MAX_DEPTH} (default 2)",
     )
+    add_width(graph)
     graph.set_defaults(run=_graph)
 
     layer_agents = ("min", "last", "hilo", "optimal")  # the default comparison
@@ -307,8 +317,21 @@ def _graph(args, out):
             show_reach=args.reach,
             selection=selection,
         )
+    if args.width is not None:
+        diagram = diagram.at_width(args.width, instead=SMALLER_VIEWS[view])
     diagram.save(args.output)
     out.write(f"wrote {args.output}\n")
+
+
+#: What a view too wide for --width suggests instead: a smaller part of the game.
+SMALLER_VIEWS = {
+    "full": "a part of the game: --view likely [--paths N], --view threshold "
+    "[--min-reach P] or --view around --around POSITION",
+    "likely": "fewer games (--paths N, default 10)",
+    "threshold": "fewer positions (a larger --min-reach, default 0.02)",
+    "around": "fewer moves around the position (a smaller --depth, default 2)",
+    "diff": "",
+}
 
 
 def _layers(args, out):

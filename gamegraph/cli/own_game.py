@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from ..errors import GameGraphError, InvalidArgumentError
-from ._common import add_quiet, probability, whole
+from ._common import add_quiet, add_width, probability, whole
 
 _SPEC_HELP = (
     "the game's rules class: package.module:Class (imported) or path/to/file.py:Class "
@@ -136,6 +136,7 @@ def add_commands(subparsers) -> None:
         help="label edges with the chance the move is taken",
     )
     add_quiet(graph)
+    add_width(graph)
     graph.set_defaults(run=_graph)
 
 
@@ -459,6 +460,12 @@ def _graph(args, out) -> None:
     except DiagramTooLargeError as error:
         what = "optimal play" if args.view == "full" else f"--view {args.view}"
         raise too_large(error, what) from None
+    if args.width is not None:
+        diagram = diagram.at_width(
+            args.width,
+            instead="a part of the game: --view likely [--limit N], --view threshold "
+            "[--min-reach P] or --view around --state STATE [--steps K]",
+        )
     diagram.save(args.output)
     drawn = len(selection.states) if selection is not None else len(reachable_states(chain))
     out.write(

@@ -30,7 +30,7 @@ def add_commands(subparsers) -> None:
     """Register the ur subcommands on the top-level ``GAME`` subparsers."""
     from ..games.ur import MAX_PIECES, RULESETS
     from ._common import FORMATS as formats
-    from ._common import Parser, add_quiet, add_seed, integer, whole, whole_number
+    from ._common import Parser, add_quiet, add_seed, add_width, integer, whole, whole_number
     from ._common import games as games_count
 
     game = subparsers.add_parser(
@@ -196,6 +196,7 @@ def add_commands(subparsers) -> None:
         "--rules", choices=RULESETS, default="finkel", help="rule set (default finkel)"
     )
     graph.add_argument("-o", "--output", required=True, help="the diagram")
+    add_width(graph)
     graph.set_defaults(run=_graph)
 
     heatmap = commands.add_parser(
@@ -775,7 +776,7 @@ def _graph(args, out):
     from ..renderers.dot import EXTENSIONS
     from ..renderers.ur_figures import draw_graph
 
-    check_output(args.output, EXTENSIONS)
+    check_output(args.output, EXTENSIONS)  # fail before any work
     from ..games.ur import rule_set
 
     graph, solution = _solve_graph(rule_set(args.rules, 1))
@@ -783,7 +784,14 @@ def _graph(args, out):
         f"Ur ({args.rules}), one piece each: {graph.n_states - 1} positions; "
         f"the first player wins {float(solution.start_value):.4f}"
     )
-    draw_graph(solution, args.output, title=title)
+    if args.width is None:
+        draw_graph(solution, args.output, title=title)
+    else:
+        from ..renderers.diagram import Diagram
+        from ..renderers.ur_figures import graph_dot
+
+        diagram = Diagram(str(graph_dot(solution, title=title)), title=title)
+        diagram.at_width(args.width, instead="").save(args.output)
     out.write(f"wrote {args.output}\n")
 
 

@@ -44,6 +44,7 @@ from gamegraph.errors import InvalidArgumentError, UnknownNameError
 from .._checks import check_int
 from .._escape import dot_text, html_text, visible
 from .._extras import require
+from . import _colours as colours
 from ._graphviz import (  # noqa: F401  (the engine's names, re-exported)
     EXTENSIONS,
     IMAGE_FORMATS,
@@ -120,11 +121,12 @@ def check_diagram_size(
         raise DiagramTooLargeError(int(states), moves, max_states)
 
 
-_WIN_COLOUR = "#c8e6c9"
-_START_COLOUR = "#fff3b0"
-_LOST_COLOUR = "#ef8a8a"
-_BAD_COLOUR = "#d62728"
-_BETTER_COLOUR = "#2ca02c"
+# The comparison's two moves and the end states: colour-blind-safe roles (_colours).
+_WIN_COLOUR = colours.WON
+_START_COLOUR = colours.START
+_LOST_COLOUR = colours.LOST
+_BAD_COLOUR = colours.WORSE
+_BETTER_COLOUR = colours.BETTER
 _EDGE_COLOUR = "#27466e"
 _BAND_COLOURS = ("#f3f3f3", "#e8e8e8")
 # Move colours (Jackpot: cells 1..9), without the red and green of the comparison.
@@ -609,9 +611,10 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
     ``costs`` is :func:`gamegraph.analysis.decision_costs`: one row per position, move
     taken and better move. Each position is one box in the column of its layer: its cells
     and the chance the policy reaches it, then a line per decision: the chance of the
-    throws concerned, the move the policy makes (red), the better move (green) and the
-    cost, in wins lost per million games. Positions are in order of cost, the costliest
-    first in each column, and the costlier ones have a darker heading.
+    throws concerned, the move the policy makes (vermillion), the better move (blue, bold)
+    and the cost, in wins lost per million games. Positions are in order of cost, the
+    costliest first in each column, and the costlier ones have a darker heading. A line
+    break in ``title`` starts a second line. The legend is a sample line, explained.
 
     Examples
     --------
@@ -625,36 +628,20 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
     >>> diagram = diff_dot(graph, rows, title="max against the optimum")
     >>> import re
     >>> start = next(line for line in str(diagram).splitlines() if "tooltip=START" in line)
-    >>> re.findall(r'COLOR="#d62728">([0-9])<', start), re.findall(r'2ca02c">([0-9])<', start)
+    >>> re.findall(r'COLOR="#D55E00">([0-9])<', start), re.findall(r'0072B2"><B>([0-9])<', start)
     (['3', '2', '3'], ['1', '1', '2'])
     >>> re.findall(r'RIGHT">([^<]+)<', start)  # wins lost per million games
     ['2.83e+03', '472', '472']
     """
-    rows = [
-        (
-            "positions",
-            [
-                (_box(_mix(_BAD_COLOUR, 0.45)), "cells still open, reach (darker: costlier)"),
-            ],
-        ),
-        (
-            "lines",
-            [
-                ("", "chance of the throws"),
-                (_line(_BAD_COLOUR), "the policy's move"),
-                (_line(_BETTER_COLOUR), "the better move"),
-                ("", "cost: wins lost per million games (reach x chance x loss)"),
-            ],
-        ),
-    ]
     dot = _digraph(
         graph,
-        _legend_label(title, subtitle, rows),
+        _diff_legend(title, subtitle),
         orientation="portrait",
         node_pt=_PRUNED_NODE_PT,
-        ranksep=0.3,
+        ranksep=0.12,
     )
-    dot.attr("node", shape="box", style="rounded", margin="0.02,0.02", penwidth="0.8")
+    # The box is the table's own rounded border, with its rows inset from the corners.
+    dot.attr("node", shape="plain", style="", margin="0")
     dot.attr(nodesep="0.08")
     if not costs:
         dot.node("none", "no decision differs: nothing is given up", shape="plaintext")
@@ -678,29 +665,22 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
                 color=_BAND_COLOURS[k % 2],
                 fillcolor=_BAND_COLOURS[k % 2],
                 fontsize=f"{_BAND_PT:g}",
-                margin="6",
+                margin="3",
             )
             for s in members:
                 shade = _mix(_BAD_COLOUR, 0.08 + 0.5 * math.sqrt(total[s] / top))
-                heading = (
-                    f"<B>{_html(state_text(graph, s))}</B>&#160;&#160;"
-                    f"reach {_short_percent(by_state[s][0].reach)}"
-                )
-                lines = [f'<TR><TD COLSPAN="4" BGCOLOR="{shade}">{heading}</TD></TR>']
+                lines = [
+                    f'<TR><TD COLSPAN="4" BGCOLOR="{shade}"><B>{_html(state_text(graph, s))}'
+                    f"</B>&#160;&#160;{_short_percent(by_state[s][0].reach)}</TD></TR>"
+                ]
                 for row in by_state[s]:
                     throws = _fraction_text(row.probability, graph.denominator)
                     taken = graph.rules.move_label(row.taken_move)
                     better = graph.rules.move_label(row.better_move)
-                    lines.append(
-                        f"<TR><TD>{throws}</TD>"
-                        f'<TD><FONT COLOR="{_BAD_COLOUR}">{_html(taken)}</FONT></TD>'
-                        f'<TD><FONT COLOR="{_BETTER_COLOUR}">{_html(better)}</FONT></TD>'
-                        f'<TD ALIGN="RIGHT">{_per_million(row.cost)}</TD></TR>'
-                    )
-                table = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+                    lines.append(_diff_line(throws, taken, better, _per_million(row.cost)))
                 band.node(
                     f"n{s}",
-                    f"<{table}{''.join(lines)}</TABLE>>",
+                    f"<{_DIFF_TABLE}{''.join(lines)}</TABLE>>",
                     tooltip=dot_text(state_id(graph, s), tooltip=True),
                 )
             first.append(members[-1])
@@ -709,15 +689,80 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
     return _diagram(dot.source, title)
 
 
+# A position's box in diff_dot: a rounded white table whose cells stay clear of the corners.
+_DIFF_TABLE = (
+    '<TABLE STYLE="ROUNDED" BORDER="1" COLOR="#555555" BGCOLOR="white" CELLBORDER="0" '
+    'CELLSPACING="2" CELLPADDING="1">'
+)
+
+
+def _diff_line(throws: str, taken: str, better: str, cost: str) -> str:
+    """One decision of :func:`diff_dot`: the throws, the policy's move (vermillion), the
+    better move (blue and bold: a cue without colour) and the cost, as table cells.
+    """
+    return (
+        f"<TR><TD>{_html(throws)}</TD>"
+        f'<TD><FONT COLOR="{_BAD_COLOUR}">{_html(taken)}</FONT></TD>'
+        f'<TD><FONT COLOR="{_BETTER_COLOUR}"><B>{_html(better)}</B></FONT></TD>'
+        f'<TD ALIGN="RIGHT">{_html(cost)}</TD></TR>'
+    )
+
+
+def _diff_legend(title, subtitle) -> str:
+    """The legend of :func:`diff_dot`: a sample box, each of its parts named beside it,
+    one per line (narrow, so that the diagram fits a document's column).
+    """
+    explained = (
+        ("1 2 3", "the cells still open"),
+        ("25 %", "how often the policy gets there (its reach)"),
+        ("4/36", "the chance of the throws"),
+        ("2", "the policy's move (vermillion)"),
+        ("3", "the better move (blue, bold)"),
+        ("22.1", "wins lost per million games (reach × chance × loss)"),
+    )
+    samples = {
+        "1 2 3": "<B>1 2 3</B>",
+        "2": f'<FONT COLOR="{_BAD_COLOUR}">2</FONT>',
+        "3": f'<FONT COLOR="{_BETTER_COLOUR}"><B>3</B></FONT>',
+    }
+    shade = _mix(_BAD_COLOUR, 0.45)
+
+    def _legend_text(text):  # as large as the boxes' text: the smallest in the diagram
+        return f'<FONT POINT-SIZE="{_PRUNED_NODE_PT:g}">{text}</FONT>'
+
+    lines = ['<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">']
+    for line in str(title or "").split("\n"):
+        if line:
+            lines.append(
+                f'<TR><TD COLSPAN="2"><FONT POINT-SIZE="{_TITLE_PT}">{_html(line)}</FONT></TD></TR>'
+            )
+    if subtitle:
+        text = f'<FONT POINT-SIZE="{_SUBTITLE_PT}">{_html(subtitle)}</FONT>'
+        lines.append(f'<TR><TD COLSPAN="2">{text}</TD></TR>')
+    for k, (sample, meaning) in enumerate(explained):
+        shown = samples.get(sample, _html(sample))
+        fill = f' BGCOLOR="{shade}"' if k < 2 else ""
+        lines.append(
+            f'<TR><TD ALIGN="RIGHT"{fill}>{_legend_text(shown)}</TD>'
+            f'<TD ALIGN="LEFT">{_legend_text("&#160;" + _html(meaning))}</TD></TR>'
+        )
+    lines.append(
+        '<TR><TD COLSPAN="2" ALIGN="LEFT">'
+        f"{_legend_text(_html('A darker heading: a costlier position.'))}</TD></TR>"
+    )
+    lines.append("</TABLE>")
+    return "<" + "".join(lines) + ">"
+
+
 def policy_diff_dot(graph, diff, *, game: str | None = None):
     """:func:`diff_dot` of a :class:`gamegraph.analysis.PolicyDiff`, titled with both values.
 
     The title reads "Jackpot: where hilo differs from the optimum (7.9855 % vs 7.9987 %
-    wins)" and the subtitle counts the decisions and their cost per million games.
+    wins)", in two lines, and the subtitle counts the decisions and their cost per million games.
     """
     game = game or graph.rules.name.capitalize()
     title = (
-        f"{game}: where {diff.name} differs from the optimum "
+        f"{game}: where {diff.name} differs from the optimum\n"
         f"({100 * float(diff.value):.4f} % vs {100 * float(diff.optimum):.4f} % wins)"
     )
     subtitle = (

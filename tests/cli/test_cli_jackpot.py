@@ -311,8 +311,9 @@ def diff_rows(source):
     for match in re.finditer(r"\n\t\t(n\d+) \[label=<(.*?)> tooltip=(\w+)\]", source):
         position = int(match.group(3))  # the tooltip is the board index
         for throws, taken, better, cost in re.findall(
-            r"<TD>(\d+/36)</TD><TD><FONT COLOR=\"#d62728\">(\d)</FONT></TD>"
-            r"<TD><FONT COLOR=\"#2ca02c\">(\d)</FONT></TD><TD ALIGN=\"RIGHT\">([\d.e+-]+)</TD>",
+            r"<TD>(\d+/36)</TD><TD><FONT COLOR=\"#D55E00\">(\d)</FONT></TD>"
+            r"<TD><FONT COLOR=\"#0072B2\"><B>(\d)</B></FONT></TD>"
+            r"<TD ALIGN=\"RIGHT\">([\d.e+-]+)</TD>",
             match.group(2),
         ):
             rows[position, throws, int(taken), int(better)] = float(cost)
@@ -327,7 +328,8 @@ def test_graph_diff_shows_each_costly_decision_with_its_cost(tmp_path, capsys):
 
     source = graph_dot(tmp_path, capsys, "--diff")
     assert source == graph_dot(tmp_path, capsys, "--view", "diff")  # --diff is kept
-    assert "Jackpot: where hilo differs from the optimum (7.9855 % vs 7.9987 % wins)" in source
+    assert "Jackpot: where hilo differs from the optimum</FONT>" in source  # two lines
+    assert ">(7.9855 % vs 7.9987 % wins)</FONT>" in source
     assert "77 decisions at 67 positions cost 132.1 wins per million games" in source
     shown = diff_rows(source)
     graph = build(Jackpot())
@@ -349,7 +351,8 @@ def test_graph_diff_shows_each_costly_decision_with_its_cost(tmp_path, capsys):
 
 def test_graph_optimal_agent(tmp_path, capsys):
     source = graph_dot(tmp_path, capsys, "--agent", "optimal", "--diff")
-    assert "Jackpot: where optimal differs from the optimum (7.9987 % vs 7.9987 % wins)" in source
+    assert "Jackpot: where optimal differs from the optimum</FONT>" in source
+    assert ">(7.9987 % vs 7.9987 % wins)</FONT>" in source
     assert "no decision differs" in source and "<TD>1/36</TD>" not in source
 
 

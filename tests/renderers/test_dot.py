@@ -23,6 +23,7 @@ from gamegraph.analysis import compare  # noqa: E402
 from gamegraph.errors import RenderError, UnknownNameError  # noqa: E402
 from gamegraph.games.jackpot import AGENTS, Jackpot  # noqa: E402
 from gamegraph.propagate import propagate  # noqa: E402
+from gamegraph.renderers import _colours as colours  # noqa: E402
 from gamegraph.renderers import _graphviz, dot  # noqa: E402
 
 # ---------------------------------------------------------------------------
@@ -179,7 +180,7 @@ def test_diff_draws_better_moves_into_unreached_positions_faded(nine_first):
     targets = {graph.states[t] for s, t, _ in comparison.better_moves() if graph.states[s] in drawn}
     assert faded == targets - drawn and faded
     assert {64, 128, 256} <= faded  # never reached by 'first' (see the fixture)
-    green = {k for k, v in edges.items() if any(a.get("color") == "#2ca02c" for a in v)}
+    green = {k for k, v in edges.items() if any(a.get("color") == colours.BETTER for a in v)}
     assert {t for _, t in green} == targets
     layer1 = re.search(r"subgraph cluster_layer1 \{\n(.*?)\n\t\}", source, re.S).group(1)
     assert re.search(r'style="rounded,filled,dashed" tooltip=256', layer1)
@@ -214,10 +215,10 @@ def test_diff_against_the_optimum_by_hand(three):
     comparison = compare(solve(graph, exact=True), policy)
     source = dot.chain_dot(chain, style="moves", comparison=comparison).source
     nodes, edges = by_board(source, 7)
-    red = {k for k, v in edges.items() if any(a.get("color") == "#d62728" for a in v)}
+    red = {k for k, v in edges.items() if any(a.get("color") == colours.WORSE for a in v)}
     # The moves 'max' makes at some roll where a better one is offered.
     assert red == {(0, 4), (0, 2), (1, 5), (2, 6), (4, 6)}
-    green = {k: [a for a in v if a.get("color") == "#2ca02c"] for k, v in edges.items()}
+    green = {k: [a for a in v if a.get("color") == colours.BETTER] for k, v in edges.items()}
     green = {k: v for k, v in green.items() if v}
     # The better moves: from START flip 1 (rolls offering 1 and more) or 2 ((2,3), (3,2));
     # then the hand comparisons above.
@@ -230,7 +231,7 @@ def test_diff_against_the_optimum_by_hand(three):
         (2, 3): "1",
         (4, 5): "1",
     }
-    boxed = {board(a["label"], 7) for a in nodes.values() if a.get("color") == "#d62728"}
+    boxed = {board(a["label"], 7) for a in nodes.values() if a.get("color") == colours.WORSE}
     assert boxed == {0, 1, 2, 4}
 
 
