@@ -39,6 +39,7 @@ import base64
 import gzip
 import html
 import json
+import uuid
 from importlib import resources
 
 import numpy as np
@@ -99,6 +100,42 @@ class ExplorerPage:
             '<iframe style="width:100%;height:900px;border:0" '
             f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
         )
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs) -> dict:
+        """What a notebook shows (IPython prefers this to :meth:`_repr_html_`).
+
+        ``text/html``: the page in an iframe (up to :data:`INLINE_BYTES`) over a static
+        overview that a one-line script removes, so readers that run no scripts (GitHub,
+        nbviewer) still see a picture; ``image/png``: that overview
+        (:func:`gamegraph.renderers.static.explorer_image`); ``text/plain``.
+        """
+        from .static import explorer_image, png
+
+        picture = base64.b64encode(png(explorer_image(self.data))).decode("ascii")
+        name = f"gg-explorer-{uuid.uuid4().hex[:12]}"
+        still = (
+            f'<img id="{name}" src="data:image/png;base64,{picture}" '
+            f'alt="{html.escape(repr(self), quote=True)}" style="max-width:100%">'
+        )
+        page = self.html()
+        if len(page) > INLINE_BYTES:
+            shown = (
+                f"{still}<p>{html_text(repr(self))}: too large to show inline; "
+                "save() it and open the page.</p>"
+            )
+        else:
+            shown = (
+                f"{still}"
+                '<iframe style="width:100%;height:900px;border:0" '
+                f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+                f"<script>document.getElementById('{name}').remove();</script>"
+            )
+        bundle = {"text/html": shown, "image/png": picture, "text/plain": repr(self)}
+        if include:
+            bundle = {k: v for k, v in bundle.items() if k in include}
+        if exclude:
+            bundle = {k: v for k, v in bundle.items() if k not in exclude}
+        return bundle
 
     def __repr__(self) -> str:
         return f"<ExplorerPage {self.title!r}: {self.data!r}>"
