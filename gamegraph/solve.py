@@ -158,8 +158,11 @@ class Solution:
         """The policy's moves at ``state`` (default: the start) as a table.
 
         Throws that lead to the same move with the same value are merged: one row per move,
-        with the probability that the throw calls for it and the move's value for the player
-        at ``state``. Throws that leave no move show as ``(none)``.
+        naming its throws, with the probability that the throw calls for it and the move's
+        value for the player at ``state``. A throw is named by the rules where they name
+        them (a method ``throws()`` listing every state's outcomes in order: Ur's number
+        thrown), else by its number in the rules' order, counted from 0 as
+        :meth:`best_move` takes it. Throws that leave no move show as ``(none)``.
 
         Examples
         --------
@@ -168,10 +171,21 @@ class Solution:
         >>> solution = solve(build(Jackpot()), exact=True)
         >>> print(solution.best_moves().to_text())
         Jackpot: moves at START
-        move  probability                     value
-        9            4/36    9065646475/78364164096
-        8            5/36      183142499/1836660096
+        throws                        move  probability                     value
+        17, 22, 27, 32                9            4/36    9065646475/78364164096
+        11, 16, 21, 26, 31            8            5/36      183142499/1836660096
         ...
+        >>> from gamegraph.games.pig import Pig
+        >>> print(solve(build(Pig(goal=10)), exact=True).best_moves().to_text())
+        Pig to 10: moves at roll 0-0 +0
+        throws  move  probability       value
+        5       die           1/6  9233/10961
+        4       die           1/6  8981/10961
+        3       die           1/6  8693/10961
+        2       die           1/6  8363/10961
+        1       die           1/6  8201/10961
+        0       bust          1/6  3185/10961
+        throws: numbered from 0 in the rules' order, as best_move(state, throw) takes them.
         """
         graph = self.graph
         i = graph.start if state is None else graph.state_number(state)
@@ -179,23 +193,39 @@ class Solution:
         one = Fraction(1) if self.exact else 1.0
         zero = one - one
         q = passing_value(self.values[graph.option_target], graph.option_passes, one)
+        outcomes = graph.outcomes_of(i)
+        names = throw_names(graph, i)
         merged: dict = {}
-        for k in graph.outcomes_of(i):
+        for throw, k in enumerate(outcomes):
             j = chosen[k]
             move = graph.rules.move_label(int(graph.option_move[j])) if j >= 0 else "(none)"
             key = (move, q[j] if j >= 0 else zero)
-            merged[key] = merged.get(key, 0) + int(graph.outcome_weight[k])
+            weight, throws = merged.get(key, (0, []))
+            merged[key] = (weight + int(graph.outcome_weight[k]), [*throws, throw])
         rows = [
-            (move, Fraction(weight, graph.denominator), value)
-            for (move, value), weight in merged.items()
+            (
+                ", ".join(str(names[t]) if names else str(t) for t in throws),
+                move,
+                Fraction(weight, graph.denominator),
+                value,
+            )
+            for (move, value), (weight, throws) in merged.items()
         ]
-        rows.sort(key=lambda row: -row[2])
+        rows.sort(key=lambda row: -row[3])
         name = getattr(graph.rules, "name", "game")
         return Table(
-            ("move", "probability", "value"),
+            ("throws", "move", "probability", "value"),
             rows,
             title=f"{name.capitalize()}: moves at {graph.label(i)}",
             formats={"probability": lambda p: f"{p * graph.denominator}/{graph.denominator}"},
+            notes=(
+                ()
+                if names
+                else (
+                    "throws: numbered from 0 in the rules' order, as best_move(state, throw) "
+                    "takes them.",
+                )
+            ),
         )
 
     def summary(self) -> Table:
@@ -683,6 +713,27 @@ def _check_exact_memory(graph: StateGraph) -> None:
         f"an exact solve of {getattr(graph.rules, 'name', 'the game')} ({graph.n_states:,} states)",
         "drop exact=True for floats, or take a smaller game",
     )
+
+
+def throw_names(graph: StateGraph, state: int) -> list | None:
+    """The rules' names of the throws of state number ``state``, in outcome order, or None.
+
+    The rules name their throws with a method ``throws()`` listing them in the order every
+    non-terminal state's outcomes come (Ur: the number thrown, 0 to 4); None where the rules
+    have no such method or ``state`` has another number of outcomes.
+
+    >>> from gamegraph import build
+    >>> from gamegraph.games.ur import Ur
+    >>> graph = build(Ur(pieces=1))
+    >>> throw_names(graph, graph.start)
+    [0, 1, 2, 3, 4]
+    """
+    throws = getattr(graph.rules, "throws", None)
+    if not callable(throws):
+        return None
+    names = list(throws())
+    count = int(graph.outcome_ptr[state + 1] - graph.outcome_ptr[state])
+    return names if names and len(names) == count else None
 
 
 def solve(
