@@ -47,6 +47,7 @@ import numpy as np
 from .._escape import html_text, visible
 from .._extras import require
 from .._files import check_output, write_atomic
+from ..errors import UnknownNameError
 
 #: The extensions :meth:`ExplorerPage.save` writes.
 EXTENSIONS = (".html",)
@@ -65,9 +66,12 @@ class ExplorerPage:
     Jupyter it displays inline (up to :data:`INLINE_BYTES`).
     """
 
-    def __init__(self, data, title: str | None = None):
+    def __init__(self, data, title: str | None = None, policy: str | None = None):
+        if policy is not None and policy not in data.policies:
+            raise UnknownNameError("policy to open on", policy, data.policies)
         self.data = data
         self.title = title or data.name
+        self.policy = policy
 
     def html(self) -> str:
         """The page as text: the same bytes for the same data."""
@@ -75,6 +79,8 @@ class ExplorerPage:
         meta, blob = encode(self.data)
         meta["title"] = visible(self.title)
         meta["reachFloor"] = REACH_FLOOR
+        if self.policy is not None:
+            meta["openPolicy"] = self.policy
         style = _asset("explorer.css")
         script = _asset("explorer.js")
         return (
@@ -141,8 +147,11 @@ class ExplorerPage:
         return f"<ExplorerPage {self.title!r}: {self.data!r}>"
 
 
-def explore_figure(data, *, title: str | None = None) -> ExplorerPage:
+def explore_figure(data, *, title: str | None = None, policy: str | None = None) -> ExplorerPage:
     """The explorer page of ``data`` (an :class:`~gamegraph.analysis.explore.Exploration`).
+
+    ``policy`` names the policy the page opens on (one of ``data.policies``; default the
+    first, ``optimal``); it travels in the page's metadata as ``openPolicy``.
 
     Examples
     --------
@@ -156,7 +165,7 @@ def explore_figure(data, *, title: str | None = None) -> ExplorerPage:
     >>> 'id="gg-data"' in text and "<script src" not in text  # nothing fetched
     True
     """
-    return ExplorerPage(data, title)
+    return ExplorerPage(data, title, policy)
 
 
 # ---------------------------------------------------------------------------
