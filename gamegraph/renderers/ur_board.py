@@ -7,7 +7,7 @@ has its gap and Aseb's middle lane its twelve rows), the rosettes, the side to m
 piles where its path enters and leaves the board, and optionally a throw with every
 legal move drawn as an arrow along the path, labelled with the win probability the move
 leaves the mover (from :meth:`gamegraph.games.ur.table.SolvedTable.move_values`); the
-best move is green and bold.
+best move is blue (``BETTER`` of :mod:`gamegraph.renderers._colours`) and bold, the others grey.
 
 The picture is laid out by :func:`board_layout`, a plain record of what goes where (tiles,
 pieces, piles, move routes and label texts), then drawn by :func:`board_figure`. Tests and
@@ -56,6 +56,7 @@ from gamegraph.games.ur import (
 )
 
 from .._files import check_output
+from ._colours import BETTER
 from .figures import EXTENSIONS, figure_and_axes, save
 
 #: Decimals of the win probabilities written on the moves.
@@ -72,7 +73,7 @@ _TILE, _TILE_EDGE = "#e8d3a9", "#7a5a2f"
 _ROSETTE = "#b2182b"
 _PIECE = {LIGHT: ("#fbf7ee", "#222222"), DARK: ("#3b2a22", "#000000")}
 _TEXT_ON = {LIGHT: "#222222", DARK: "#ffffff"}
-_MOVE, _BEST = "#2166ac", "#1a9850"
+_MOVE, _BEST = "#555555", BETTER  # grey moves, the best in blue and bold
 
 
 @dataclass(frozen=True)

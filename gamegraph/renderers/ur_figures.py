@@ -5,8 +5,9 @@ and the terminal WIN) with its win probability, and one edge for each distinct m
 position offers (source, target, whether the turn passes), throws merged. Positions are
 ranked by *progress*, the squares both sides have walked (a piece borne off counts
 L + 1), so the diagram reads from the start at the top to the end at the bottom; a
-capture is a red edge back up. Edge colours: green wins, blue lands on a rosette (or
-captures under blitz rules) and keeps the turn, red captures, grey passes the turn after
+capture is a vermillion edge back up. Edge colours (Okabe–Ito, from
+:mod:`gamegraph.renderers._colours`): sky blue wins, blue lands on a rosette (or
+captures under blitz rules) and keeps the turn, vermillion captures, grey passes the turn after
 moving; dotted light grey is a throw with no move (0 among them), which hands the same
 board to the other side (it does not constrain the layout). A move the optimal policy
 does not take (only when a throw offers a choice) is dashed.
@@ -34,6 +35,7 @@ from ..analysis.ur import BorneOffMap
 from ..errors import InvalidArgumentError
 from ..games.ur import WIN, UrState, format_position
 from . import dot
+from ._colours import BLUE, SKY_BLUE, VERMILLION
 from .figures import EXTENSIONS as FIGURE_EXTENSIONS
 from .figures import figure_and_panels, save
 
@@ -42,9 +44,9 @@ MAX_DRAWN_STATES = 3000
 
 EDGE_KINDS = ("win", "again", "capture", "move", "pass")
 _EDGE_STYLE = {
-    "win": dict(color="#1a985088", penwidth="0.8"),
-    "again": dict(color="#2166ac", penwidth="0.9"),
-    "capture": dict(color="#d6604d", penwidth="0.9"),
+    "win": dict(color=f"{SKY_BLUE}aa", penwidth="0.8"),
+    "again": dict(color=BLUE, penwidth="0.9"),
+    "capture": dict(color=VERMILLION, penwidth="0.9"),
     "move": dict(color="#00000055", penwidth="0.6"),
     "pass": dict(
         color="#00000030", penwidth="0.5", style="dotted", constraint="false", arrowsize="0.3"
@@ -53,9 +55,11 @@ _EDGE_STYLE = {
 
 
 def _colour(value: float) -> str:
-    """Red (0) through white (1/2) to green (1), as a Graphviz colour."""
+    """Light red (0) through white (1/2) to light blue (1), RdBu's ends, as a Graphviz
+    colour (red against blue stays apart for red-green colour-blind readers).
+    """
     v = min(max(float(value), 0.0), 1.0)
-    low, mid, high = (0xF4, 0xA5, 0x82), (0xFF, 0xFF, 0xFF), (0x8F, 0xD1, 0x8A)
+    low, mid, high = (0xF4, 0xA5, 0x82), (0xFF, 0xFF, 0xFF), (0x92, 0xC5, 0xDE)
     a, b, t = (low, mid, v * 2) if v < 0.5 else (mid, high, v * 2 - 1)
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
 
@@ -213,7 +217,7 @@ def graph_dot(solution, *, title: str | None = None, digits: int = 3):
                     row.node(
                         f"n{i}",
                         "WIN",
-                        fillcolor="#1a9850",
+                        fillcolor=BLUE,
                         fontcolor="white",
                         fontsize="14",
                         tooltip="the mover has borne off every piece",

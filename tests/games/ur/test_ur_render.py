@@ -27,6 +27,7 @@ from gamegraph.games.ur import (  # noqa: E402
     rule_set,
 )
 from gamegraph.renderers import dot, ur_board, ur_figures  # noqa: E402
+from gamegraph.renderers._colours import BETTER  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -185,7 +186,7 @@ def test_move_annotations_are_the_tables_values(tmp_path, finkel2, position, thr
         key = f"{move[0]}-{move[1]}"
         assert group_text(groups[f"value-{key}"]) == f"{value:.4f}"
         arrow = ET.tostring(groups[f"move-{key}"]).decode()
-        assert ("#1a9850" in arrow) == (move == best)
+        assert (BETTER.lower() in arrow) == (move == best)
     assert ids(groups, "value-") == {f"value-{m[0]}-{m[1]}" for m, _ in moves}
     assert [mark.move for mark in layout.moves if mark.best] == [best]
 
