@@ -14,9 +14,10 @@ A :class:`Report` is a title and a list of sections, added in order:
 :meth:`Report.save` writes
 
 ``.html``
-    one self-contained file: figures inline as ``data:`` URIs (SVG where the figure can
-    make it, else PNG), a small embedded stylesheet with system fonts, no script, and
-    nothing fetched from the network;
+    one self-contained file: figures inline, as SVG markup where the figure can make SVG
+    (its text stays text: searchable and selectable; an SVG holding anything active goes
+    behind an ``<img>`` instead), else as PNG ``data:`` URIs; a small embedded stylesheet
+    with system fonts, no script, and nothing fetched from the network;
 ``.md``
     Markdown with its images in a folder beside it, named after the file
     (``report.md`` -> ``report_files/``), referenced relatively: a PNG for every figure
@@ -46,7 +47,7 @@ Examples
 >>> report.figure(Diagram("digraph g { a -> b }"), caption="a to b", name="graph")
 <Report 'Two nodes': 4 sections (1 table, 1 figure)>
 >>> page = report.to_html()
->>> "<code>digraph</code>" in page, 'src="data:image/svg+xml;base64,' in page
+>>> "<code>digraph</code>" in page, '<div class="svg" role="img"' in page
 (True, True)
 >>> print(report.to_markdown()[0].split("\\n## ")[1])
 The graph
@@ -90,7 +91,10 @@ EXTENSIONS = (".html", ".md")
 FOLDER_SUFFIX = "_files"
 
 _MIME = {"svg": "image/svg+xml", "png": "image/png"}
-_INLINE = re.compile(r"`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)")
+_INLINE = re.compile(
+    r"`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*\s](?:[^*]*[^*\s])?)\*\*"
+    r"|\*([^*\s](?:[^*]*[^*\s])?)\*"
+)
 _SAFE_NAME = re.compile(r"[^a-z0-9_-]+")
 
 _STYLE = """
@@ -111,6 +115,7 @@ border:1px solid #d0d0d0;padding:.2rem .55rem;overflow-wrap:anywhere}
 .gamegraph-report table.gamegraph-table th{background:#f2f2f2}
 .gamegraph-report figure{margin:1rem 0;text-align:center}
 .gamegraph-report figure img{max-width:100%;height:auto}
+.gamegraph-report figure div.svg svg{max-width:100%;height:auto}
 .gamegraph-report figcaption{font-size:.9rem;color:#444;margin-top:.3rem}
 .gamegraph-report footer{margin-top:2rem;padding-top:.5rem;border-top:1px solid #ddd;
 font-size:.85rem;color:#555}
@@ -155,6 +160,8 @@ def inline_html(text: str) -> str:
         html_text,
         lambda code: f"<code>{html_text(code)}</code>",
         lambda label, url: f'<a href="{html_text(url)}">{html_text(label)}</a>',
+        lambda words: f"<strong>{words}</strong>",
+        lambda words: f"<em>{words}</em>",
     )
 
 
@@ -170,19 +177,25 @@ def inline_markdown(text: str) -> str:
         markdown_text,
         lambda code: f"`{one_line(code)}`",
         lambda label, url: f"[{markdown_text(label)}]({url})",
+        lambda words: f"**{words}**",
+        lambda words: f"*{words}*",
     )
 
 
-def _inline(text: str, plain, code, link) -> str:
-    """``text`` with its code spans and links, each part through its function (``link``
-    gets the label and the checked URL); a link to any other scheme is plain text.
+def _inline(text: str, plain, code, link, strong=None, emphasis=None) -> str:
+    """``text`` with its code spans, links, ``**strong**`` and ``*emphasised*`` words, each
+    part through its function (``link`` gets the label and the checked URL); a link to any
+    other scheme is plain text.
     """
     parts, position = [], 0
     for match in _INLINE.finditer(text):
         parts.append(plain(text[position : match.start()]))
-        span, label, target = match.groups()
-        url = None if span is not None else safe_url(target)
-        if span is not None:
+        span, label, target, bold, italic = match.groups()
+        url = safe_url(target) if target is not None else None
+        if bold is not None or italic is not None:
+            words = plain(bold if bold is not None else italic)
+            parts.append((strong if bold is not None else emphasis)(words))
+        elif span is not None:
             parts.append(code(span))
         elif url is None:
             parts.append(plain(match.group(0)))
@@ -191,6 +204,26 @@ def _inline(text: str, plain, code, link) -> str:
         position = match.end()
     parts.append(plain(text[position:]))
     return "".join(parts)
+
+
+def _is_table(obj) -> bool:
+    return callable(getattr(obj, "to_html", None)) and callable(getattr(obj, "to_markdown", None))
+
+
+def _as_table(obj):
+    """``obj`` as a table (itself, or its ``table()`` / ``summary()``), or None."""
+    if _is_table(obj):
+        return obj
+    for method in ("table", "summary"):
+        make = getattr(obj, method, None)
+        if callable(make):
+            try:
+                found = make()
+            except TypeError:  # it needs arguments: not a result's own table
+                continue
+            if _is_table(found):
+                return found
+    return None
 
 
 def _render(obj, fmt: str) -> bytes | ValueError:
@@ -215,6 +248,21 @@ def _render(obj, fmt: str) -> bytes | ValueError:
         if not path.is_file():
             return ValueError(f"its save() wrote no .{fmt} file")
         return path.read_bytes()
+
+
+_ACTIVE = re.compile(rb"<script|<foreignObject|\son[a-z]+\s*=|javascript:|<!ENTITY", re.I)
+
+
+def _inline_svg(data: bytes) -> str | None:
+    """An SVG image as markup to put inside HTML (no XML prolog), or None when it holds
+    anything active (a script, an event handler, a ``javascript:`` link, an entity), which
+    stays behind an ``<img>``, where no script runs.
+    """
+    if _ACTIVE.search(data):
+        return None
+    text = data.decode("utf-8", errors="replace")
+    start = text.find("<svg")
+    return text[start:] if start >= 0 else None
 
 
 def _url(folder, name: str, fmt: str) -> str:
@@ -284,32 +332,35 @@ class Report:
 
     # ---- building ----------------------------------------------------------
     def heading(self, text: str, level: int = 2) -> Report:
-        """Add a heading; ``level`` 2 to 4 (the title is the only level 1)."""
-        if level not in (2, 3, 4):
-            raise InvalidArgumentError(f"heading level {level!r}: accepted 2, 3 or 4")
+        """Add a heading; ``level`` 1 to 4 (the title is a level 1 heading too)."""
+        if level not in (1, 2, 3, 4) or isinstance(level, bool):
+            raise InvalidArgumentError(f"heading level {level!r}: accepted 1, 2, 3 or 4")
         self.sections.append(_Heading(str(text), level))
         return self
 
     def text(self, paragraph: str) -> Report:
-        """Add a paragraph: plain text, ```code``` and ``[label](target)`` links (http(s)
-        or relative targets; any other link stays plain text).
+        """Add a paragraph: plain text, ```code```, ``*emphasis*``, ``**strong**`` and
+        ``[label](target)`` links (http(s) or relative targets; any other link stays plain
+        text).
         """
         self.sections.append(_Text(str(paragraph)))
         return self
 
     def table(self, table) -> Report:
-        """Add a table: a :class:`gamegraph._tables.Table` or anything with ``to_html()``
-        and ``to_markdown()`` (a pandas DataFrame with ``tabulate`` installed, say).
+        """Add a table: a :class:`gamegraph._tables.Table`, anything with ``to_html()`` and
+        ``to_markdown()`` (a pandas DataFrame with ``tabulate`` installed, say), or a result
+        that has a table: its ``table()`` (``PolicyDiff``, ``LayerSummary``, ...) or
+        ``summary()`` (``SuperSixSolve``). A table's title stays with it: the caption in
+        HTML, a bold line above it in Markdown.
         """
-        if not (
-            callable(getattr(table, "to_html", None))
-            and callable(getattr(table, "to_markdown", None))
-        ):
+        found = _as_table(table)
+        if found is None:
             raise InvalidArgumentError(
                 f"a report table needs to_html() and to_markdown(), got {type(table).__name__}; "
-                "accepted: gamegraph._tables.Table or an object with both methods"
+                "accepted: gamegraph._tables.Table, an object with both methods, or a result "
+                "with table() or summary()"
             )
-        self.sections.append(_Table(table))
+        self.sections.append(_Table(found))
         return self
 
     def figure(self, obj, *, caption: str = "", name: str | None = None) -> Report:
@@ -391,11 +442,19 @@ class Report:
                 parts.append(f'<div class="table">{section.table.to_html()}</div>')
             else:
                 fmt, data = self._need(section, ("svg", "png"))
-                encoded = base64.b64encode(data).decode("ascii")
                 caption = self._caption(section)
+                svg = _inline_svg(data) if fmt == "svg" else None
+                if svg is not None:  # its text stays text: searchable, selectable
+                    picture = (
+                        f'<div class="svg" role="img" aria-label="{html_text(caption)}">{svg}</div>'
+                    )
+                else:
+                    encoded = base64.b64encode(data).decode("ascii")
+                    picture = (
+                        f'<img src="data:{_MIME[fmt]};base64,{encoded}" alt="{html_text(caption)}">'
+                    )
                 parts.append(
-                    f'<figure id="fig-{section.name}"><img src="data:{_MIME[fmt]};base64,'
-                    f'{encoded}" alt="{html_text(caption)}">'
+                    f'<figure id="fig-{section.name}">{picture}'
                     f"<figcaption>{html_text(caption)}</figcaption></figure>"
                 )
         parts.append(f"<footer>{html_text(self._footer_text())}</footer></article>")
@@ -425,6 +484,9 @@ class Report:
             elif isinstance(section, _Text):
                 lines += [inline_markdown(section.text).lstrip(" "), ""]
             elif isinstance(section, _Table):
+                title = getattr(section.table, "title", "")
+                if isinstance(title, str) and title.strip():  # GitHub shows no pandoc caption
+                    lines += [f"**{markdown_text(one_line(title))}**", ""]
                 lines += [section.table.to_markdown(), ""]
             else:
                 fmt, data = self._need(section, ("png", "svg"))
