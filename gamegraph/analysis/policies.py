@@ -463,7 +463,7 @@ class PolicyView:
         game = str(getattr(self.chain.graph.rules, "name", "game"))
         text = f"{game[:1].upper()}{game[1:]}: {self.chain.policy.name or 'policy'}"
         if self.reach is not None:
-            text += f" ({100 * float(self.reach.win_probability):.3g} % wins)"
+            text += f" ({100 * float(self.reach.win_probability):.2f} % wins)"
         return text
 
     def __repr__(self) -> str:
