@@ -102,22 +102,22 @@ class ExplorerPage:
         page = self.html()
         if len(page) > INLINE_BYTES:
             return f"<p>{html_text(repr(self))}: too large to show inline; save() it.</p>"
-        return (
-            '<iframe style="width:100%;height:900px;border:0" '
-            f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
-        )
+        return _frame(page)
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs) -> dict:
         """What a notebook shows (IPython prefers this to :meth:`_repr_html_`).
 
-        ``text/html``: the page in an iframe (up to :data:`INLINE_BYTES`) over a static
-        overview that a one-line script removes, so readers that run no scripts (GitHub,
-        nbviewer) still see a picture; ``image/png``: that overview
+        ``text/html``: the page in an iframe (up to :data:`INLINE_BYTES`) under a static
+        overview that a script removes once the page has drawn (``data-rendered`` with no
+        ``data-errors``), so readers that run no scripts (GitHub, nbviewer) still see a
+        picture; ``image/png``: that overview, of the policy the page opens on
         (:func:`gamegraph.renderers.static.explorer_image`); ``text/plain``.
         """
         from .static import explorer_image, png
 
-        picture = base64.b64encode(png(explorer_image(self.data))).decode("ascii")
+        opening = self.data.policies.index(self.policy) if self.policy is not None else 0
+
+        picture = base64.b64encode(png(explorer_image(self.data, policy=opening))).decode("ascii")
         name = f"gg-explorer-{uuid.uuid4().hex[:12]}"
         still = (
             f'<img id="{name}" src="data:image/png;base64,{picture}" '
@@ -130,12 +130,8 @@ class ExplorerPage:
                 "save() it and open the page.</p>"
             )
         else:
-            shown = (
-                f"{still}"
-                '<iframe style="width:100%;height:900px;border:0" '
-                f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
-                f"<script>document.getElementById('{name}').remove();</script>"
-            )
+            frame = _frame(page, name=f"{name}-frame")
+            shown = still + frame + _UNVEIL.replace("NAME", name)
         bundle = {"text/html": shown, "image/png": picture, "text/plain": repr(self)}
         if include:
             bundle = {k: v for k, v in bundle.items() if k in include}
@@ -145,6 +141,35 @@ class ExplorerPage:
 
     def __repr__(self) -> str:
         return f"<ExplorerPage {self.title!r}: {self.data!r}>"
+
+
+#: Run first inside a notebook's iframe: a ``srcdoc`` page (origin ``null``) may not
+#: rewrite its address, and the page keeps its view there (``history.replaceState``).
+_FRAME_SHIM = (
+    "<script>(function () { var keep = history.replaceState.bind(history);"
+    " history.replaceState = function () { try { return keep.apply(null, arguments); }"
+    " catch (e) { return undefined; } }; }());</script>"
+)
+
+#: Removes the static overview once the page in the iframe has drawn without errors.
+_UNVEIL = (
+    "<script>(function () { var tries = 0; (function look() {"
+    " var frame = document.getElementById('NAME-frame'), body = null;"
+    " try { body = frame.contentDocument.body; } catch (e) { return; }"
+    " if (body && body.dataset.rendered === 'yes' && !body.dataset.errors) {"
+    " var still = document.getElementById('NAME'); if (still) { still.remove(); } return; }"
+    " if (++tries < 120) { setTimeout(look, 250); } }()); }());</script>"
+)
+
+
+def _frame(page: str, *, name: str | None = None) -> str:
+    """The page in an iframe (``srcdoc``), :data:`_FRAME_SHIM` first in its head."""
+    page = page.replace("<head>\n", "<head>\n" + _FRAME_SHIM + "\n", 1)
+    named = f' id="{name}"' if name else ""
+    return (
+        f'<iframe{named} style="width:100%;height:900px;border:0" '
+        f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+    )
 
 
 def explore_figure(data, *, title: str | None = None, policy: str | None = None) -> ExplorerPage:

@@ -176,3 +176,24 @@ def test_the_static_pictures_have_no_text_below_7_points():
         picture.draw_without_rendering()
         sizes = [t.get_fontsize() for t in picture.findobj(lambda a: hasattr(a, "get_fontsize"))]
         assert min(sizes) >= 7
+
+
+def test_the_explorer_draws_in_its_notebook_frame_and_then_hides_the_picture(tmp_path):
+    """In a notebook the page runs in a ``srcdoc`` iframe (origin ``null``), where it may
+    not rewrite its address: it still draws, and the overview picture is taken away."""
+    from pages import open_in_chromium
+
+    shown_html = shown(explore_figure(explore_graph(build(Coin()))))["text/html"]
+    report = (
+        "<script>setTimeout(function () { var frame = document.querySelector('iframe');"
+        " var inner = frame.contentDocument.body.dataset;"
+        " document.body.dataset.rendered = inner.rendered || 'no';"
+        " document.body.dataset.errors = inner.errors || '';"
+        " document.body.dataset.pictures = document.querySelectorAll('img').length; }, 6000);"
+        "</script>"
+    )
+    page = tmp_path / "notebook.html"
+    page.write_text(f"<!DOCTYPE html><html><body>{shown_html}{report}</body></html>")
+    loaded = open_in_chromium(page, tmp_path)
+    assert loaded.data.get("rendered") == "yes", loaded.body
+    assert loaded.data.get("errors") == "" and loaded.data.get("pictures") == "0"
