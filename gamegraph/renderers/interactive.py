@@ -122,9 +122,12 @@ def inline_html(figure, picture: str, *, alt: str) -> str:
         "if (still) { still.remove(); }",
         config={"displaylogo": False, "responsive": True},
     )
+    # The live part takes no room until a script runs (where none does, the picture alone).
     return (
         f'<div class="gamegraph-figure" id="{name}">'
         f'<img id="{name}-static" src="data:image/png;base64,{picture}" '
         f'alt="{html.escape(alt, quote=True)}" style="max-width:100%">'
-        f"{live}</div>"
+        f'<div id="{name}-live" style="height:0;overflow:hidden">'
+        f"<script>document.getElementById('{name}-live').removeAttribute('style');</script>"
+        f"{live}</div></div>"
     )
