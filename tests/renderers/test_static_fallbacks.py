@@ -197,3 +197,18 @@ def test_the_explorer_draws_in_its_notebook_frame_and_then_hides_the_picture(tmp
     loaded = open_in_chromium(page, tmp_path)
     assert loaded.data.get("rendered") == "yes", loaded.body
     assert loaded.data.get("errors") == "" and loaded.data.get("pictures") == "0"
+
+
+def test_the_ur_borne_off_maps_carry_their_picture():
+    from gamegraph.analysis.ur import BorneOffMap
+    from gamegraph.renderers.ur_figures import borne_off_interactive
+
+    grid = np.array([[0.5, 0.75], [0.25, 0.5]])
+    figure = borne_off_interactive(BorneOffMap("finkel", 2, grid, grid, np.ones((2, 2), int)))
+    data = shown(figure)
+    size, width, _ = png_size(data["image/png"])
+    assert size < 200_000 and width == 800
+    picture = figure.static_image()
+    panels = [ax for ax in picture.axes if ax.images]
+    assert len(panels) == 2  # both maps, each in its subplot
+    assert "0.750" in [t.get_text() for t in panels[0].texts]  # the cells' own text
