@@ -143,14 +143,6 @@ class ExplorerPage:
         return f"<ExplorerPage {self.title!r}: {self.data!r}>"
 
 
-#: Run first inside a notebook's iframe: a ``srcdoc`` page (origin ``null``) may not
-#: rewrite its address, and the page keeps its view there (``history.replaceState``).
-_FRAME_SHIM = (
-    "<script>(function () { var keep = history.replaceState.bind(history);"
-    " history.replaceState = function () { try { return keep.apply(null, arguments); }"
-    " catch (e) { return undefined; } }; }());</script>"
-)
-
 #: Removes the static overview once the page in the iframe has drawn without errors.
 _UNVEIL = (
     "<script>(function () { var tries = 0; (function look() {"
@@ -163,8 +155,7 @@ _UNVEIL = (
 
 
 def _frame(page: str, *, name: str | None = None) -> str:
-    """The page in an iframe (``srcdoc``), :data:`_FRAME_SHIM` first in its head."""
-    page = page.replace("<head>\n", "<head>\n" + _FRAME_SHIM + "\n", 1)
+    """The page in an iframe (``srcdoc``; its script keeps no address there)."""
     named = f' id="{name}"' if name else ""
     return (
         f'<iframe{named} style="width:100%;height:900px;border:0" '

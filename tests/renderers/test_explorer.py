@@ -186,3 +186,13 @@ def test_large_pages_say_what_they_left_out(tmp_path):
     summary = re.search(r'<p id="gg-summary">([^<]*)</p>', loaded.dom).group(1)
     assert summary.startswith("12,870 states in 5 groups; this page holds 2,000 of them")
     assert "--min-reach" in summary
+
+
+def test_the_page_opens_on_a_chosen_policy(tmp_path, jackpot_data):
+    page = tmp_path / "page.html"
+    explorer.explore_figure(jackpot_data, policy="hilo").save(page)
+    loaded = open_in_chromium(page, tmp_path)
+    assert loaded.data["policy"] == "hilo" and "errors" not in loaded.data
+    # The address still wins over the page's default.
+    loaded = open_in_chromium(page, tmp_path, "#policy=max")
+    assert loaded.data["policy"] == "max"

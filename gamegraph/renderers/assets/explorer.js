@@ -695,7 +695,11 @@
     if (state.view === 'threshold') { params.set('min', state.min); }
     if (state.sel >= 0) { params.set('state', label(state.sel)); }
     if (window.location.hash === '#selftest') { return; }
-    history.replaceState(null, '', '#' + params.toString());
+    try {
+      history.replaceState(null, '', '#' + params.toString());
+    } catch (e) {
+      // A page with no address of its own (Jupyter's srcdoc iframe) cannot keep the view.
+    }
   }
   function findLabel(text) {
     var at = -1;
@@ -837,6 +841,8 @@
   gunzip(decode64(document.getElementById('gg-data').textContent)).then(function (buffer) {
     unpack(buffer);
     title();
+    var opening = META.policies.indexOf(META.openPolicy);  // explore_figure(..., policy=)
+    if (opening >= 0) { state.policy = opening; }
     if (window.location.hash !== '#selftest') { readHash(); }
     if (N <= 400 && !/view=/.test(window.location.hash)) { state.view = 'all'; }
     wire();
