@@ -39,7 +39,7 @@ from .._checks import check_int
 from ..errors import InvalidArgumentError
 from ..graph import StateGraph
 from ..propagate import propagate
-from ..solve import Solution, solve
+from ..solve import Solution, solve, throw_names
 from ..values import passing_value
 from .layout import distance_layers, layered_layout
 from .policies import as_policies
@@ -428,13 +428,11 @@ def _structure(graph, kept, values, choice) -> dict:
     outside = mapped < 0
     mapped[outside] = -1 - np.arange(int(outside.sum()))
     moves, move_index = np.unique(graph.option_move[options], return_inverse=True)
-    throws = getattr(graph.rules, "throws", None)
+    names = throw_names(graph, graph.start)  # the same throws at every state, or none
+    counts = np.diff(graph.outcome_ptr)
     throw_labels = None
-    if callable(throws):
-        names = [str(t) for t in throws()]
-        counts = np.diff(graph.outcome_ptr)
-        if len(names) and np.all((counts == len(names)) | graph.terminal):
-            throw_labels = names
+    if names and np.all((counts == len(names)) | graph.terminal):
+        throw_labels = [str(name) for name in names]
     return {
         "states": kept,
         "start": int(index[graph.start]),

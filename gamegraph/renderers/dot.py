@@ -572,7 +572,7 @@ def _diagram(source: str, title: str | None):
 def policy_dot(
     view,
     *,
-    title: str,
+    title: str | None = None,
     style: str = "layers",
     weights: str | None = None,
     show_reach: bool = False,
@@ -589,6 +589,7 @@ def policy_dot(
     when present, marks the moves that give up win probability. ``selection`` (from
     :mod:`gamegraph.analysis.pruning` or :mod:`gamegraph.analysis.views`) draws a pruned
     view; more than ``max_states`` states are refused before any layout (:func:`chain_dot`).
+    ``title`` defaults to the view's own (``"Jackpot: hilo (7.99 % wins)"``).
     """
     return chain_dot(
         view.chain,
@@ -596,7 +597,7 @@ def policy_dot(
         weights=weights,
         reach=view.reach if show_reach else None,
         comparison=view.comparison,
-        title=title,
+        title=view.title if title is None else title,
         subtitle=subtitle or (selection.caption.capitalize() if selection is not None else None),
         flow=view.flow,
         lost=view.lost,

@@ -104,6 +104,15 @@ class ExplorerPage:
             return f"<p>{html_text(repr(self))}: too large to show inline; save() it.</p>"
         return _frame(page)
 
+    def static_png(self) -> bytes:
+        """The overview picture a notebook or a Markdown report shows (PNG): the groups and
+        the most likely states (:func:`gamegraph.renderers.static.explorer_image`).
+        """
+        from .static import explorer_image, png
+
+        opening = self.data.policies.index(self.policy) if self.policy is not None else 0
+        return png(explorer_image(self.data, policy=opening))
+
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs) -> dict:
         """What a notebook shows (IPython prefers this to :meth:`_repr_html_`).
 

@@ -226,8 +226,36 @@ def _as_table(obj):
     return None
 
 
+def _interactive(obj) -> bool:
+    """A figure that is live in a browser: ours (``static_png``) or any plotly figure."""
+    return callable(getattr(obj, "static_png", None)) or callable(
+        getattr(obj, "to_plotly_json", None)
+    )
+
+
+def _live_page(obj) -> str:
+    """An interactive figure as its own offline page (plotly.js inline)."""
+    page = getattr(obj, "html", None)
+    if callable(page):
+        return page()
+    from .interactive import page_html
+
+    return page_html(obj)
+
+
 def _render(obj, fmt: str) -> bytes | ValueError:
-    """The figure as ``fmt`` bytes through its own ``save``, or the error saying why not."""
+    """The figure as ``fmt`` bytes through its own ``save``, or the error saying why not;
+    an interactive figure's static picture as PNG.
+    """
+    if _interactive(obj):
+        if fmt != "png":
+            return ValueError(f"an interactive figure has a static .png, not .{fmt}")
+        static = getattr(obj, "static_png", None)
+        if callable(static):
+            return static()
+        from .static import plotly_image, png
+
+        return png(plotly_image(obj))
     if isinstance(obj, str):
         from .diagram import Diagram
 
@@ -364,17 +392,24 @@ class Report:
         return self
 
     def figure(self, obj, *, caption: str = "", name: str | None = None) -> Report:
-        """Add a figure: a Diagram or DOT text, a matplotlib Figure, or anything whose
+        """Add a figure: a Diagram or DOT text, a matplotlib Figure, an interactive figure
+        (a plotly figure, the Super Six page, the graph explorer), or anything whose
         ``save(path)`` writes ``.png`` (and ideally ``.svg``).
+
+        An interactive figure is live in an HTML report (its own page in a sandboxed
+        frame: the report's page itself runs no script) and a static picture in Markdown
+        (:mod:`gamegraph.renderers.static`, drawn with matplotlib).
 
         ``name`` is the file name of its images in a Markdown report (letters, digits,
         ``-`` and ``_``; ``figure-N`` by default) and the anchor ``#fig-name`` in HTML.
         """
         is_figure = isinstance(obj, str) or callable(getattr(obj, "save", None))
-        if not is_figure and not callable(getattr(obj, "savefig", None)):
+        is_figure = is_figure or callable(getattr(obj, "savefig", None)) or _interactive(obj)
+        if not is_figure:
             raise InvalidArgumentError(
                 f"cannot draw a {type(obj).__name__} in a report; accepted: a Diagram or DOT "
-                "text, a matplotlib Figure, or an object with save(path) for .png/.svg"
+                "text, a matplotlib Figure, an interactive (plotly) figure, or an object "
+                "with save(path) for .png/.svg"
             )
         number = sum(isinstance(s, _Figure) for s in self.sections) + 1
         stem = _SAFE_NAME.sub("-", (name or f"figure-{number}").lower()).strip("-")
@@ -440,6 +475,8 @@ class Report:
                 parts.append(f"<p>{inline_html(section.text)}</p>")
             elif isinstance(section, _Table):
                 parts.append(f'<div class="table">{section.table.to_html()}</div>')
+            elif _interactive(section.obj):
+                parts.append(self._live_figure_html(section))
             else:
                 fmt, data = self._need(section, ("svg", "png"))
                 caption = self._caption(section)
@@ -459,6 +496,21 @@ class Report:
                 )
         parts.append(f"<footer>{html_text(self._footer_text())}</footer></article>")
         return "\n".join(parts)
+
+    def _live_figure_html(self, figure: _Figure) -> str:
+        """An interactive figure: its page in a frame that may run scripts but not reach
+        the report (``sandbox="allow-scripts"``), and its static picture where a browser
+        runs no script at all.
+        """
+        caption = html_text(self._caption(figure))
+        page = html_text(_live_page(figure.obj))
+        still = base64.b64encode(self._need(figure, ("png",))[1]).decode("ascii")
+        return (
+            f'<figure id="fig-{figure.name}"><iframe sandbox="allow-scripts" title="{caption}" '
+            f'style="width:100%;height:820px;border:0" srcdoc="{page}"></iframe>'
+            f'<noscript><img src="data:image/png;base64,{still}" alt="{caption}"></noscript>'
+            f"<figcaption>{caption}</figcaption></figure>"
+        )
 
     def to_html(self) -> str:
         """The whole report as one self-contained HTML page."""

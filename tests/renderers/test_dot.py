@@ -369,3 +369,15 @@ def test_system_dot_failure_is_a_render_error(monkeypatch, tmp_path):
     with pytest.raises(RenderError, match="dot failed: Error: syntax error in line 1"):
         dot.write("digraph {", tmp_path / "g.png")
     assert sorted(os.listdir(tmp_path)) == ["dot"]
+
+
+def test_policy_dot_titles_itself_from_the_view():
+    from gamegraph import build, solve
+    from gamegraph.analysis import policy_view
+    from gamegraph.games.jackpot import AGENTS, Jackpot
+    from gamegraph.renderers.dot import policy_dot
+
+    graph = build(Jackpot(cells=4))
+    view = policy_view(graph, AGENTS["hilo"], optimal=solve(graph))
+    assert view.title in policy_dot(view).source  # no title= needed
+    assert "Own title" in policy_dot(view, title="Own title").source
