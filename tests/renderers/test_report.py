@@ -274,3 +274,26 @@ def test_text_markup_escapes_markdown_and_keeps_links_safe():
     assert "[x](javascript" not in text and "\\[x\\](javascript" in text
     assert "a\\_b \\| c" in text and "[ok](notes.md)" in text and "`x*y`" in text
     assert images == {}
+
+
+def test_interactive_figures_live_in_html_and_still_in_markdown():
+    pytest.importorskip("plotly")
+    import plotly.graph_objects as go
+
+    from gamegraph import build
+    from gamegraph.analysis import explore_graph
+    from gamegraph.games.jackpot import Jackpot
+    from gamegraph.renderers.explorer import explore_figure
+
+    report = Report("Live")
+    report.figure(explore_figure(explore_graph(build(Jackpot(cells=3)))), caption="explorer")
+    report.figure(go.Figure(go.Bar(x=[1, 2], y=[3, 4])), caption="bars")
+    page = report.to_html()
+    # Each in its own frame, which may run scripts but cannot reach the report's page.
+    assert page.count('<iframe sandbox="allow-scripts"') == 2 and "<script" not in page
+    assert page.count('<noscript><img src="data:image/png;base64,') == 2
+    text, images = report.to_markdown()
+    assert sorted(images) == ["figure-1.png", "figure-2.png"]
+    assert all(data.startswith(b"\x89PNG") for data in images.values())
+    with pytest.raises(InvalidArgumentError, match="cannot draw a object in a report"):
+        Report("x").figure(object())
