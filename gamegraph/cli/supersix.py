@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ._common import FORMATS, Parser, add_quiet, whole
+from ._common import FORMATS, Parser, add_quiet, add_width, whole
 from .report import add_report_command
 
 #: The default page's largest total: 130 pegs (48,396 positions), a 14 MB page written in
@@ -113,6 +113,7 @@ def add_commands(subparsers) -> None:
         "margin: P_roll - P_end (default decision)",
     )
     figure.add_argument("-o", "--output", required=True, help="the figure (.png, .svg or .pdf)")
+    add_width(figure, "the maps")
     figure.set_defaults(run=_map)
 
     lp = commands.add_parser(
@@ -299,12 +300,15 @@ def _map(args, out):
     check_output(args.output, EXTENSIONS)
     rules = _rules(args)
     table = decision_table(solve(build(rules)))
-    supersix_maps(
+    figure = supersix_maps(
         table,
         total=rules.pegs,
         metric=args.metric,
         title=f"Super Six, {rules.pegs} pegs ({rules.rules} rules): {args.metric}",
-    ).save(args.output)
+    )
+    if args.width is not None:
+        figure.at_width(args.width)
+    figure.save(args.output)
     out.write(f"wrote {args.output}\n")
 
 

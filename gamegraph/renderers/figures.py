@@ -15,6 +15,9 @@ matplotlib = require("matplotlib", "drawing a figure")
 from matplotlib.figure import Figure  # noqa: E402
 
 EXTENSIONS = (".png", ".svg", ".pdf")
+#: The narrowest a figure is drawn, as a share of the width it was designed for
+#: (:meth:`StaticFigure.at_width`).
+NARROWEST = 0.7
 MARGIN_LINEAR_BELOW = 1e-4  # margins (P_roll - P_end) are drawn on a log scale above this
 
 
@@ -28,6 +31,48 @@ class StaticFigure(Figure):
     def save(self, path) -> None:
         """Write the figure as ``.png``, ``.svg`` or ``.pdf``, all-or-nothing."""
         save(self, path)
+
+    def at_width(self, inches: float) -> StaticFigure:
+        """Draw the figure ``inches`` wide (its height in proportion), for a document.
+
+        Text is sized in points, so it prints at its own size (7 pt and up) at any width
+        the figure is set to; below :data:`NARROWEST` of the width it was designed for,
+        its panels and labels would collide, and that is refused in one line.
+
+        >>> figure = StaticFigure(figsize=(6.8, 4.9))
+        >>> _ = figure.add_subplot().set_title("a title")
+        >>> figure.at_width(3.0)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        gamegraph.errors.InvalidArgumentError: at 7.6 cm (3.00 in) ... 12.1 cm (4.76 in); ...
+        >>> import re
+        >>> saved = io.BytesIO()
+        >>> figure.at_width(16 / 2.54).savefig(saved, format="svg", bbox_inches="tight")
+        >>> points = float(re.search(rb'width="([0-9.]+)pt"', saved.getvalue()).group(1))
+        >>> round(points / 72 * 2.54, 1)  # cm
+        16.0
+        """
+        natural, height = self.get_size_inches()
+        if inches < NARROWEST * natural:
+            need = NARROWEST * natural
+            raise InvalidArgumentError(
+                f"at {inches * 2.54:.1f} cm ({inches:.2f} in) this figure's panels and its "
+                f"7 pt text would collide: it needs at least {need * 2.54:.1f} cm "
+                f"({need:.2f} in); draw it wider, or fewer pegs"
+            )
+        self.set_size_inches(inches, height * inches / natural)
+        # Saved with bbox_inches="tight": the picture is what is drawn plus a pad each
+        # side, which can reach past the figure (titles, colour bars). Two passes fit it.
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        pad = 2 * matplotlib.rcParams["savefig.pad_inches"]
+        canvas = FigureCanvasAgg(self)
+        for _ in range(2):
+            canvas.draw()  # the layout engine places the panels at this size
+            drawn = self.get_tightbbox(canvas.get_renderer()).width
+            width, height = self.get_size_inches()
+            self.set_size_inches(width * (inches - pad) / drawn, height * (inches - pad) / drawn)
+        return self
 
     def _repr_png_(self) -> bytes:
         freeze_layout(self)
