@@ -74,7 +74,7 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
             dict(view="full", style="layers"),
             "HiLo's game graph on one A3 page: a band per layer (cells flipped), positions "
             "labelled by the cells still open, edge width the share of games making the move, "
-            "red fill where games are lost.",
+            "vermillion fill where games are lost.",
         ),
         (
             "jackpot-hilo-moves.png",

@@ -8,7 +8,7 @@ Every view returns a :class:`~gamegraph.renderers.diagram.Diagram` (SVG in Jupyt
     the full chain: every state the policy reaches, one edge per move it takes, states
     in a band per layer (Jackpot: cells flipped) and, for Jackpot, labelled by the cells
     still open (``2 5 7``). With reach probabilities, edge width and opacity follow the
-    flow (the probability that a game makes the move) and a red fill shows where games are
+    flow (the probability that a game makes the move) and a vermillion fill shows where games are
     lost. Style ``layers`` draws edges in one colour, ``moves`` colours each edge by its
     move (the cell flipped). A legend under the title explains colours and lines.
     Optional extras: edge weights as text, each state's reach probability, and a
@@ -364,7 +364,7 @@ def chain_dot(
         Per chain edge, the probability that a game makes the move
         (:func:`gamegraph.analysis.edge_flow`): edge width and opacity follow it.
     lost : ndarray, optional
-        Per state, the probability that the game is lost there: the red fill follows it.
+        Per state, the probability that the game is lost there: the vermillion fill follows it.
     selection : gamegraph.analysis.Selection, optional
         Draw only its states and edges (a pruned view), each edge labelled with its move.
     max_states : int or None

@@ -140,7 +140,7 @@ def game_report(
             None,
             (
                 f"Every state optimal play reaches ({len(drawn):,}); edge width follows how "
-                "often a game makes the move, a red fill where games are lost"
+                "often a game makes the move, a vermillion fill where games are lost"
             ),
         )
     except DiagramTooLargeError:
