@@ -265,3 +265,20 @@ def test_without_the_render_extra_one_line_and_nothing_written(game, tmp_path):
     assert run.returncode == 2, run.stderr
     assert run.stderr.count("\n") == 1 and 'pip install "gamegraph[render]"' in run.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("game", list(ARGUMENTS))
+def test_markdown_keeps_every_table_title(written, game):
+    path, _ = written[game, ".md"]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    starts = [
+        k
+        for k, line in enumerate(lines)
+        if line.startswith("|") and not lines[k - 1].startswith("|")
+    ]
+    assert starts
+    for k in starts:  # a bold title, a blank line, then the table
+        assert lines[k - 1] == "" and re.fullmatch(r"\*\*.+\*\*", lines[k - 2]), lines[
+            k - 2 : k + 1
+        ]
+    print(f"{game}: {len(starts)} tables, each titled")

@@ -11,9 +11,9 @@ import itertools
 
 import numpy as np
 import pytest
+from colour_vision import VISIONS, delta_e, delta_es, lab, rgb, simulate, simulate_image
 
 from gamegraph.renderers import _colours
-from tests.colour_vision import VISIONS, delta_e, delta_es, lab, rgb, simulate, simulate_image
 
 MIN_DELTA_E = 20
 
@@ -146,3 +146,29 @@ def test_policy_lines_stay_apart_and_differ_by_marker():
         _assert_apart(a, b, "policy lines")
     # Past the palette, every line still has its own marker and line style together.
     assert len({(s["marker"], s.get("linestyle", "-")) for s in styles.values()}) == len(names)
+
+
+@pytest.fixture(scope="module")
+def diff_png(tmp_path_factory):
+    pytest.importorskip("graphviz")
+    from PIL import Image
+
+    from gamegraph.cli.main import main
+
+    path = tmp_path_factory.mktemp("diff") / "d.png"
+    assert main(["jackpot", "graph", "--view", "diff", "-o", str(path)]) in (0, None)
+    return np.asarray(Image.open(path).convert("RGB"))
+
+
+@pytest.mark.parametrize("vision", VISIONS)
+def test_the_rendered_diff_diagram_keeps_its_two_moves_apart(diff_png, vision):
+    # The pixels drawn in the policy's move colour and in the better move's, as the reader
+    # sees them: each group's median colour, compared.
+    flat = diff_png.reshape(-1, 3) / 255.0
+    seen = simulate_image(diff_png, vision).reshape(-1, 3) / 255.0
+    groups = []
+    for role in (_colours.WORSE, _colours.BETTER):
+        near = np.linalg.norm(lab(flat) - lab(rgb(role)), axis=1) < 8
+        assert near.sum() > 200, f"{role} is hardly drawn ({near.sum()} pixels)"
+        groups.append(np.median(seen[near], axis=0))
+    assert delta_e(*groups) >= MIN_DELTA_E
