@@ -72,7 +72,8 @@ class Exploration:
         The layer of each state in the layout (the game's, or the distance from the start),
         numbered so that the start's end of the game comes first.
     x, y : ndarray of float, shape (n,)
-        Positions from :func:`~gamegraph.analysis.layout.layered_layout` (layer, order).
+        Positions from :func:`~gamegraph.analysis.layout.layered_layout`: ``x`` the layer
+        as ``layers`` numbers it, ``y`` the order within it.
     terminal : ndarray of bool
     start : int
         Index of the start state.
@@ -310,7 +311,7 @@ def explore_graph(
         name=name,
         labels=[graph.label(int(i)) for i in kept],
         layers=layers[kept],
-        x=layout.x[kept],
+        x=layers[kept].astype(float),
         y=layout.y[kept],
         terminal=graph.terminal[kept].copy(),
         values=values[kept],

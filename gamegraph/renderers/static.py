@@ -422,16 +422,21 @@ def explorer_image(data, *, policy: int = 0, states: int = EXPLORER_STATES) -> S
         shown = np.sort(np.append(shown[:-1], data.start))
     index = np.full(len(reach), -1)
     index[shown] = np.arange(len(shown))
-    _explorer_moves(ax, data, policy, shown, index, reach)
+    start = shown == data.start
+    end = np.asarray(data.terminal)[shown] & ~start
+    # As the page places them: end states in a last column, empty layers closed up.
+    column = np.where(end, np.max(data.x) + 1, np.asarray(data.x)[shown])
+    px = np.full(len(reach), np.nan)
+    px[shown] = np.unique(column, return_inverse=True)[1]
+    py = np.asarray(data.y, dtype=float)
+    _explorer_moves(ax, data, policy, shown, index, reach, (px, py))
     positive = reach[shown][reach[shown] > 0]
     low = max(float(positive.min()) if positive.size else 1e-6, 1e-6)
     high = max(float(positive.max()) if positive.size else 1.0, low * 10)
     norm = LogNorm(low, high)
     reached = reach[shown] > 0
-    start = shown == data.start
-    end = np.asarray(data.terminal)[shown] & ~start
     middle = ~start & ~end
-    x, y = np.asarray(data.x)[shown], np.asarray(data.y)[shown]
+    x, y = px[shown], py[shown]
     for mask, marker, size in ((middle, "o", 22), (end, "s", 26), (start, "*", 110)):
         ax.scatter(
             x[mask & ~reached], y[mask & ~reached], s=size, marker=marker, color="#bdbdbd",
@@ -444,11 +449,11 @@ def explorer_image(data, *, policy: int = 0, states: int = EXPLORER_STATES) -> S
     if len(shown) <= EXPLORER_LABELS:
         for i in shown:
             ax.annotate(
-                plain(data.labels[i]), (data.x[i], data.y[i]), xytext=(0, 5),
+                plain(data.labels[i]), (px[i], py[i]), xytext=(0, 5),
                 textcoords="offset points", ha="center", fontsize=_FONT["tick"], zorder=5,
             )  # fmt: skip
     ax.invert_yaxis()
-    ax.set_xlabel("layer (the start's end first)", fontsize=_FONT["label"])
+    ax.set_xlabel("layer, from the start (end states last)", fontsize=_FONT["label"])
     ax.set_yticks([])
     ax.tick_params(labelsize=_FONT["tick"], length=2, pad=1)
     ax.margins(0.06, 0.08)
@@ -481,10 +486,11 @@ def _every(count: int):
     return MultipleLocator(max(1, int(np.ceil(count / 14))))
 
 
-def _explorer_moves(ax, data, policy, shown, index, reach):
+def _explorer_moves(ax, data, policy, shown, index, reach, positions):
     """Lines for the moves the policy makes between states shown (width: their chance)."""
     from matplotlib.collections import LineCollection
 
+    px, py = positions
     segments, flows = [], []
     choice = np.asarray(data.choice)[policy]
     for i in shown:
@@ -496,7 +502,7 @@ def _explorer_moves(ax, data, policy, shown, index, reach):
             if target < 0 or index[target] < 0 or target == i:
                 continue
             flow = reach[i] * data.outcome_weight[k] / data.denominator
-            segments.append(((data.x[i], data.y[i]), (data.x[target], data.y[target])))
+            segments.append(((px[i], py[i]), (px[target], py[target])))
             flows.append(flow)
     if not segments:
         return
