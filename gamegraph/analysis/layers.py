@@ -31,8 +31,8 @@ import numpy as np
 from .._tables import Table
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph
-from ..policy import Policy
 from ..propagate import propagate
+from .policies import as_policies
 
 
 def _percent(value) -> str:
@@ -164,35 +164,6 @@ class LayerSummary:
         return name
 
 
-def _named(policies) -> dict:
-    """``policies`` as {name: Policy}: a dict, or Policies named by their ``name``."""
-    if isinstance(policies, Policy):
-        policies = [policies]
-    if isinstance(policies, dict):
-        named = dict(policies)
-    else:
-        named = {}
-        for policy in policies:
-            if not isinstance(policy, Policy):
-                raise InvalidArgumentError(
-                    f"policies holds {policy!r}; give Policy objects or a dict of them by name"
-                )
-            if policy.name in named:
-                raise InvalidArgumentError(
-                    f"two policies are named {policy.name!r}; give a dict to name them apart"
-                )
-            named[policy.name] = policy
-    if not named:
-        raise InvalidArgumentError("layer_summary needs at least one policy")
-    for name, policy in named.items():
-        if not isinstance(policy, Policy):
-            raise InvalidArgumentError(
-                f"policy {name!r} is {policy!r}; give a Policy (Policy.from_agent, "
-                "or solve(graph).policy)"
-            )
-    return named
-
-
 def _check_layered(graph: StateGraph) -> np.ndarray:
     layers = graph.layers
     if layers is None:
@@ -224,8 +195,10 @@ def layer_summary(
     graph : StateGraph
         A layered one-player game: every state has a layer and every move goes to a
         higher one (Jackpot).
-    policies : dict of str to Policy, or sequence of Policy
-        The policies to follow; a sequence is named by each policy's ``name``.
+    policies : dict, list or one policy argument
+        The policies to follow, as :func:`.policies.as_policies` reads them (Policy
+        objects, agents, a Solution, names of the game's agents); a list is named by
+        each one's own name.
     exact : bool
         Fractions (default) or floats.
     layer_name : str, optional
@@ -247,6 +220,7 @@ def layer_summary(
     >>> from gamegraph import build, solve
     >>> from gamegraph.games.jackpot import AGENTS, Jackpot
     >>> graph = build(Jackpot())
+    >>> from gamegraph import Policy
     >>> hilo = Policy.from_agent(graph, AGENTS["hilo"], name="hilo")
     >>> summary = layer_summary(graph, {"hilo": hilo, "optimal": solve(graph).policy})
     >>> summary
@@ -264,7 +238,9 @@ def layer_summary(
     hilo                1         9   9  100.0000 %    0.3086 %    0.0000 %
     """
     layers = _check_layered(graph)
-    named = _named(policies)
+    named = as_policies(graph, policies)
+    if not named:
+        raise InvalidArgumentError("layer_summary needs at least one policy")
     counts = np.bincount(layers)
     if layer_name is None:
         layer_name = "cells flipped" if graph.rules.name == "jackpot" else "layer"

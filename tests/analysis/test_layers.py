@@ -228,8 +228,11 @@ def test_games_without_layers(toys):
 def test_bad_policies(jackpot_graph, policies):
     with pytest.raises(InvalidArgumentError, match="at least one policy"):
         layer_summary(jackpot_graph, {})
-    with pytest.raises(InvalidArgumentError, match="give a Policy"):
-        layer_summary(jackpot_graph, {"hilo": "hilo"})
+    with pytest.raises(InvalidArgumentError, match="give a Policy, an agent"):
+        layer_summary(jackpot_graph, {"hilo": 42})
+    # A name of the game's agents is a policy argument like any other (as_policies).
+    by_name = layer_summary(jackpot_graph, {"hilo": "hilo"}).win("hilo")
+    assert by_name == layer_summary(jackpot_graph, {"hilo": policies["hilo"]}).win("hilo")
     with pytest.raises(InvalidArgumentError, match="two policies are named"):
         layer_summary(jackpot_graph, [policies["hilo"], policies["hilo"]])
     with pytest.raises(InvalidArgumentError):
