@@ -32,10 +32,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._checks import check_int
-from ..errors import InvalidArgumentError
 from ..graph import StateGraph
-from ..policy import MarkovChain, Policy
+from ..policy import MarkovChain
 from ..propagate import propagate
+from .policies import as_policy
 from .pruning import Selection, neighbourhood, reach_above
 
 #: The states :func:`likely` keeps unless told otherwise.
@@ -55,14 +55,12 @@ _STEP_COST = 1e-9
 
 
 def _chain(graph: StateGraph, policy) -> MarkovChain:
+    """The chain of ``policy``: a MarkovChain as it is, else any policy argument
+    (:func:`.policies.as_policy`: a Policy, an agent, a Solution, a game's agent by name).
+    """
     if isinstance(policy, MarkovChain):
         return policy
-    if not isinstance(policy, Policy):
-        raise InvalidArgumentError(
-            f"policy must be a Policy (a solution's .policy, or Policy.from_agent), "
-            f"not {type(policy).__name__}"
-        )
-    return policy.chain(graph)
+    return as_policy(graph, policy).chain(graph)
 
 
 def best_paths(graph: StateGraph, policy) -> tuple[np.ndarray, np.ndarray]:

@@ -107,6 +107,11 @@ def test_around_goes_both_ways_over_every_move_or_the_policys(jackpot, pig):
     assert len(around(graph, graph.start, 1)) == 24  # busts lead back to the start
 
 
+def test_a_name_is_a_policy_too(jackpot):
+    graph, policy = jackpot  # the optimum: "optimal" solves for it
+    np.testing.assert_array_equal(likely(graph, "optimal", 30), likely(graph, policy, 30))
+
+
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -116,7 +121,7 @@ def test_around_goes_both_ways_over_every_move_or_the_policys(jackpot, pig):
         (lambda g, p: around(g, g.start, 0), "steps"),
         (lambda g, p: around(g, g.start, 51), "steps"),
         (lambda g, p: around(g, 10**6, 1), "state"),
-        (lambda g, p: likely(g, "optimal", 3), "Policy"),
+        (lambda g, p: likely(g, 42, 3), "give a Policy, an agent"),
     ],
 )
 def test_bad_arguments_are_refused(jackpot, call, message):
