@@ -173,7 +173,7 @@ def graph_dot(solution, *, title: str | None = None, digits: int = 3):
     >>> lines = [line.strip() for line in source.splitlines()]
     >>> print(next(line for line in lines if line.startswith("n0 [")))   # the start
     ... # doctest: +NORMALIZE_WHITESPACE
-    n0 [label="-/-\\n0.530" color="#000000" fillcolor="#f8fcf8" penwidth=2
+    n0 [label="-/-\\n0.530" color="#000000" fillcolor="#f8fcfd" penwidth=2
         tooltip="mover wins 0.530050"]
     >>> sum(" -> " in line for line in lines), sum(line.startswith("n") and " [label=" in line
     ...                                             for line in lines)
