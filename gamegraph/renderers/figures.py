@@ -178,7 +178,10 @@ def policy_bars(rows, *, title: str, published: dict | None = None, ax=None):
     for bar, is_optimal in zip(bars, optimal, strict=True):
         if is_optimal:
             bar.set_hatch("//")
-            bar.set_hatchcolor("white")
+            if hasattr(bar, "set_hatchcolor"):  # matplotlib 3.10; before, the edge's colour
+                bar.set_hatchcolor("white")
+            else:
+                bar.set_edgecolor("white")
     for y, value in enumerate(values):
         axes.text(value, y, f" {value:.4f} %", va="center", fontsize=9)
     if published:

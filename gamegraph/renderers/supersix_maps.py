@@ -263,16 +263,14 @@ def _decision_cues(figure, axes, table, roll, total: int, glyphs: bool) -> None:
 
 
 def _hatch(rectangle, x, y, width, height, **keywords):
+    # matplotlib 3.10 has a hatch colour of its own; before it, hatching takes the edge's
+    # colour (the edge itself is not drawn at line width 0).
+    if hasattr(rectangle, "set_hatchcolor"):
+        keywords.update(edgecolor="none", hatchcolor=STOP_TEXT)
+    else:
+        keywords.update(edgecolor=STOP_TEXT)
     return rectangle(
-        (x, y),
-        width,
-        height,
-        facecolor="none",
-        edgecolor="none",
-        hatch=STOP_HATCH,
-        hatchcolor=STOP_TEXT,
-        linewidth=0,
-        **keywords,
+        (x, y), width, height, facecolor="none", hatch=STOP_HATCH, linewidth=0, **keywords
     )
 
 
