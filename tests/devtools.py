@@ -32,19 +32,11 @@ import time
 from pathlib import Path
 
 import pytest
-from pages import BROWSER_ADVICE, chromium
+from pages import BROWSER_ADVICE, HEADLESS, chromium
 
 FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--enable-unsafe-swiftshader",  # WebGL (plotly scattergl) in software, without a warning
-    "--disable-quic",
-    "--no-first-run",
+    *HEADLESS,
     "--no-default-browser-check",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
     "--disable-extensions",
     "--hide-scrollbars",
     "--mute-audio",

@@ -31,6 +31,20 @@ BROWSER_ADVICE = re.compile(
 )
 
 
+#: How every page test starts Chromium: headless, offline, nothing of its own running.
+HEADLESS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--enable-unsafe-swiftshader",  # WebGL (plotly scattergl) in software, without a warning
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
 def chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome"):
         path = shutil.which(name)
@@ -59,15 +73,7 @@ def open_in_chromium(page, tmp_path, fragment: str = "") -> Loaded:
             "chromium package when it runs as root with apt-get"
         )
     flags = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--enable-unsafe-swiftshader",  # WebGL (plotly scattergl) in software, without a warning
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
+        *HEADLESS,
         f"--user-data-dir={tmp_path / 'profile'}",
         "--enable-logging=stderr",  # console messages come out as INFO:CONSOLE lines
         "--v=0",
