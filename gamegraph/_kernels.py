@@ -258,8 +258,13 @@ def _solving_order(component, comp_height, skip):  # pragma: no cover - runs com
     return order, comp_ptr, comps
 
 
-def _backup(s, outcome_ptr, weight, denominator, option_ptr, target, passes, values, choice, fixed):
-    """(T v)(s), or with ``fixed`` the value of the policy's ``choice``."""
+def _backup(
+    s, outcome_ptr, weight, denominator, option_ptr, target, passes, values, choice, fixed, one,
+    reward, rewarded,
+):  # fmt: skip
+    """(T v)(s), or with ``fixed`` the value of the policy's ``choice``: an option is worth
+    ``v(t)``, or ``one - v(t)`` where it passes the turn, plus its reward if ``rewarded``.
+    """
     total = 0.0  # pragma: no cover - runs compiled
     for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
         a = option_ptr[k]
@@ -269,7 +274,9 @@ def _backup(s, outcome_ptr, weight, denominator, option_ptr, target, passes, val
                 continue
             best = values[target[a + c]]
             if passes[a + c]:
-                best = 1.0 - best
+                best = one - best
+            if rewarded:
+                best += reward[a + c]
         else:
             b = option_ptr[k + 1]
             if a == b:
@@ -278,7 +285,9 @@ def _backup(s, outcome_ptr, weight, denominator, option_ptr, target, passes, val
             for j in range(a, b):
                 q = values[target[j]]
                 if passes[j]:
-                    q = 1.0 - q
+                    q = one - q
+                if rewarded:
+                    q += reward[j]
                 if q > best:
                     best = q
         total += weight[k] * best
@@ -288,13 +297,14 @@ def _backup(s, outcome_ptr, weight, denominator, option_ptr, target, passes, val
 def _gather(
     states, where, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
     choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv, r_first, r_option,
-    r_count, r_target, r_inside, r_value,
+    r_count, r_target, r_inside, r_value, one, reward, rewarded, l_reward,
 ):  # fmt: skip
     """Copy a cyclic component (its ``states``) into the local arrays ``l_*``.
 
     Local state u is ``states[u]``; each local outcome keeps its options, those inside the
     component as local state numbers, those outside as constants (their solved values,
-    the pass already applied) stored after the states in ``lv``. An outcome with every
+    the pass and the reward already applied) stored after the states in ``lv``; with
+    ``rewarded`` the options inside keep their rewards in ``l_reward``. An outcome with every
     option outside adds a constant, ``weight * best``, to ``base[u]``. With ``fixed`` only
     the chosen option of each outcome is kept. ``where`` is -1 for every state on entry
     and on return. Returns the length of ``lv`` used.
@@ -339,6 +349,8 @@ def _gather(
         for j in range(j0, j0 + r_count[i]):
             r_target[jj] = target[j]
             l_passes[jj] = passes[j]
+            if rewarded:
+                l_reward[jj] = reward[j]
             jj += 1
     for jj in range(nj):  # inside or not, and the values outside
         t = r_target[jj]
@@ -372,7 +384,9 @@ def _gather(
                 for j in range(j0, j1):
                     q = r_value[j]
                     if l_passes[j]:
-                        q = 1.0 - q
+                        q = one - q
+                    if rewarded:
+                        q += l_reward[j]
                     if q > best:
                         best = q
                 total += l_weight[i] * best
@@ -381,9 +395,16 @@ def _gather(
                 if r_inside[j] >= 0:
                     l_target[oj] = r_inside[j]
                     l_passes[oj] = l_passes[j]
+                    if rewarded:
+                        l_reward[oj] = l_reward[j]
                 else:
                     q = r_value[j]
-                    lv[ne] = 1.0 - q if l_passes[j] else q
+                    if l_passes[j]:
+                        q = one - q
+                    if rewarded:
+                        q += l_reward[j]
+                        l_reward[oj] = 0.0
+                    lv[ne] = q
                     l_target[oj] = ne
                     l_passes[oj] = False
                     ne += 1
@@ -556,18 +577,20 @@ def _search(m, root, deg, adj, order, seen, by_degree):
 
 def _policy_iteration(
     m, base, l_first, l_weight, l_opt, l_target, l_passes, lv, pos, lo, up, band, rhs, pick,
-    stop, max_rounds,
+    stop, max_rounds, one, rewarded, l_reward, relative,
 ):  # fmt: skip
     r"""Solve a gathered component (as :func:`_gather` leaves it) by policy iteration.
 
     The policy starts greedy for the values in ``lv``. Each round solves the policy's
     linear system exactly, :math:`v(u) - \sum p\, v(t) = \text{constants}` (a passing
-    option entering as :math:`p (1 - v(t))`), by Gaussian elimination in the band
+    option entering as :math:`p (c - v(t))`, ``c`` being ``one``, and each option's
+    reward as :math:`p r`), by Gaussian elimination in the band
     ``lo``, ``up`` of the numbering ``pos`` (:func:`_band`; ``band`` holds the rows,
     ``lo + up + 1`` entries each), then takes the greedy policy for the new values,
     keeping an option unless another is strictly better. It stops once no state's
     backup :math:`(Tv)(u)` differs from :math:`v(u)` by more than ``stop`` (or by at
-    most 1e-14 and no less than in the round before: rounding noise). The matrix is
+    most 1e-14 and no less than in the round before: rounding noise; with ``relative``
+    both bounds are times the largest value, at least 1). The matrix is
     diagonally dominant by rows (a state's probabilities add up to at most 1), so the
     elimination needs no pivoting; a pivot that vanishes means a policy under which play
     never leaves the component.
@@ -581,7 +604,9 @@ def _policy_iteration(
         for j in range(l_opt[k], l_opt[k + 1]):
             q = lv[l_target[j]]
             if l_passes[j]:
-                q = 1.0 - q
+                q = one - q
+            if rewarded:
+                q += l_reward[j]
             if q > best:
                 best = q
                 pick[k] = j
@@ -598,10 +623,12 @@ def _policy_iteration(
                 j = pick[k]
                 t = l_target[j]
                 p = l_weight[k]
+                if rewarded:
+                    total += p * l_reward[j]
                 if t >= m:
                     total += p * lv[t]
                 elif l_passes[j]:
-                    total += p
+                    total += p * one
                     band[row + pos[t]] += p
                 else:
                     band[row + pos[t]] -= p
@@ -631,25 +658,32 @@ def _policy_iteration(
         for u in range(m):
             lv[u] = rhs[pos[u]]
         residual = 0.0
+        size = 1.0
         for u in range(m):
             new = base[u]
             for k in range(l_first[u], l_first[u + 1]):
                 j = pick[k]
                 best = lv[l_target[j]]
                 if l_passes[j]:
-                    best = 1.0 - best
+                    best = one - best
+                if rewarded:
+                    best += l_reward[j]
                 for j in range(l_opt[k], l_opt[k + 1]):
                     q = lv[l_target[j]]
                     if l_passes[j]:
-                        q = 1.0 - q
+                        q = one - q
+                    if rewarded:
+                        q += l_reward[j]
                     if q > best:
                         best = q
                         pick[k] = j
                 new += l_weight[k] * best
             residual = max(residual, abs(new - lv[u]))
-        if not residual <= 1.0:  # nan: the system was singular after all
+            if relative:
+                size = max(size, abs(new))
+        if not residual <= size:  # nan: the system was singular after all
             return 0
-        if residual <= stop or (residual <= 1e-14 and residual >= previous):
+        if residual <= stop * size or (residual <= 1e-14 * size and residual >= previous):
             return rounds
         previous = residual
     return 0
@@ -657,7 +691,8 @@ def _policy_iteration(
 
 def _solve(
     order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator, option_ptr,
-    target, passes, values, choice, fixed, tol, max_sweeps, first, band_min, sweep_min,
+    target, passes, values, choice, fixed, tol, max_sweeps, first, band_min, sweep_min, one,
+    reward, rewarded, relative,
 ):  # fmt: skip
     """Solve components ``first``, ``first + 1``, ... in place in ``values``.
 
@@ -672,7 +707,9 @@ def _solve(
 
     Returns (next, sweeps): ``next`` is the number of components solved, or the position of
     one that did not settle in ``max_sweeps`` sweeps (then < len(comps)); ``sweeps`` the
-    most sweeps (or rounds of policy iteration) any cyclic component needed.
+    most sweeps (or rounds of policy iteration) any cyclic component needed. With
+    ``relative`` (scores and margins, which have no scale) the stopping bounds are times
+    the largest value of the component (at least 1).
     """
     n = len(values)  # pragma: no cover - runs compiled
     most = 0
@@ -703,6 +740,7 @@ def _solve(
     l_opt = np.zeros(outcomes + 1, dtype=np.int64)
     l_target = np.zeros(options, dtype=np.int64)
     l_passes = np.zeros(options, dtype=np.bool_)
+    l_reward = np.zeros(options if rewarded else 0)
     lv = np.zeros(largest + options)
     r_first = np.zeros(largest + 1, dtype=np.int64)
     r_option = np.zeros(outcomes, dtype=np.int64)
@@ -728,7 +766,7 @@ def _solve(
                 s = order[r]
                 values[s] = _backup(
                     s, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
-                    choice, fixed,
+                    choice, fixed, one, reward, rewarded,
                 )  # fmt: skip
             continue
         m = b - a
@@ -736,7 +774,7 @@ def _solve(
         _gather(
             states, where, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
             choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv, r_first,
-            r_option, r_count, r_target, r_inside, r_value,
+            r_option, r_count, r_target, r_inside, r_value, one, reward, rewarded, l_reward,
         )  # fmt: skip
         for u in range(m):
             lv[u] = 0.5
@@ -747,7 +785,7 @@ def _solve(
                     band = np.zeros(largest * (2 * _BAND + 1))
                 rounds = _policy_iteration(
                     m, base, l_first, l_weight, l_opt, l_target, l_passes, lv, pos, lo, up,
-                    band, now, pick, stop, rounds_cap,
+                    band, now, pick, stop, rounds_cap, one, rewarded, l_reward, relative,
                 )  # fmt: skip
                 if rounds > 0:
                     for u in range(m):
@@ -770,7 +808,8 @@ def _solve(
             _gather(
                 states, where, outcome_ptr, weight, denominator, option_ptr, target, passes,
                 values, choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv,
-                r_first, r_option, r_count, r_target, r_inside, r_value,
+                r_first, r_option, r_count, r_target, r_inside, r_value, one, reward, rewarded,
+                l_reward,
             )  # fmt: skip
             for u in range(m):
                 lv[u] = 0.5
@@ -781,6 +820,7 @@ def _solve(
         signed = old = older = 0.0
         sweeps = 0
         since = 0  # sweeps since the last extrapolation
+        size = 1.0  # the largest value (scores and margins; win chances are at most 1)
         while True:
             sweeps += 1
             since += 1
@@ -794,7 +834,9 @@ def _solve(
                     for j in range(l_opt[k], l_opt[k + 1]):
                         v = lv[l_target[j]]
                         if l_passes[j]:
-                            v = 1.0 - v
+                            v = one - v
+                        if rewarded:
+                            v += l_reward[j]
                         if v > best:
                             best = v
                     new += l_weight[k] * best
@@ -805,13 +847,15 @@ def _solve(
                     delta = change
                     peak = u
                 lv[u] = new
-            if delta <= 4.5e-16 or (delta <= 1e-14 and delta >= previous):
+                if relative and abs(new) > size:
+                    size = abs(new)
+            if delta <= 4.5e-16 * size or (delta <= 1e-14 * size and delta >= previous):
                 break  # settled, or rounding noise
             ratio = delta / previous
             estimate = max(rate, ratio)
             rate = ratio
             previous = delta
-            if since >= 3 and estimate < 1.0 and delta * estimate <= stop * (1.0 - estimate):
+            if since >= 3 and estimate < 1.0 and delta * estimate <= stop * size * (1.0 - estimate):
                 break
             if sweeps >= max_sweeps:
                 return i, most
@@ -842,9 +886,11 @@ def _solve(
 
 def _final(
     outcome_ptr, weight, denominator, option_ptr, target, passes, terminal, values, choice,
-    fixed, tol,
+    fixed, tol, one, reward, rewarded, relative,
 ):  # fmt: skip
-    """The greedy choices (unless ``fixed``) and the residual max |Tv - v|."""
+    """The greedy choices (unless ``fixed``) and the residual max |Tv - v|; with
+    ``relative``, options within ``tol`` times the size of the best (at least 1) tie.
+    """
     residual = 0.0  # pragma: no cover - runs compiled
     for s in range(len(terminal)):
         if terminal[s]:
@@ -858,7 +904,9 @@ def _final(
                     continue
                 best = values[target[a + c]]
                 if passes[a + c]:
-                    best = 1.0 - best
+                    best = one - best
+                if rewarded:
+                    best += reward[a + c]
             else:
                 choice[k] = -1
                 if a == b:
@@ -867,14 +915,19 @@ def _final(
                 for j in range(a, b):
                     q = values[target[j]]
                     if passes[j]:
-                        q = 1.0 - q
+                        q = one - q
+                    if rewarded:
+                        q += reward[j]
                     if q > best:
                         best = q
+                near = tol * max(1.0, abs(best)) if relative else tol
                 for j in range(a, b):  # the first option within tol of the best
                     q = values[target[j]]
                     if passes[j]:
-                        q = 1.0 - q
-                    if q >= best - tol:
+                        q = one - q
+                    if rewarded:
+                        q += reward[j]
+                    if q >= best - near:
                         choice[k] = j - a
                         break
             total += weight[k] * best
@@ -1079,6 +1132,10 @@ def solve(
     cyclic = np.ascontiguousarray(condensation.cyclic, dtype=np.bool_)
     weight = np.ascontiguousarray(graph.outcome_weight, dtype=np.float64)
     denominator = float(graph.denominator)
+    one = float(graph.pass_constant)
+    rewarded = graph.option_reward is not None
+    reward = np.ascontiguousarray(graph.option_reward if rewarded else np.zeros(0))
+    relative = graph.objective != "win"
     order, comp_ptr, comps = _solving_order(component, height, terminal)
     most = 0
     first = 0
@@ -1086,7 +1143,7 @@ def solve(
         first, sweeps = _solve(
             order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator,
             option_ptr, target, passes, values, choice, fixed, float(tol), int(max_sweeps),
-            first, int(_BAND_MIN), int(_SWEEP_ORDER_MIN),
+            first, int(_BAND_MIN), int(_SWEEP_ORDER_MIN), one, reward, rewarded, relative,
         )  # fmt: skip
         most = max(most, sweeps)
         if first < len(comps):
@@ -1096,6 +1153,6 @@ def solve(
             first += 1
     residual = _final(
         outcome_ptr, weight, denominator, option_ptr, target, passes, terminal, values, choice,
-        fixed, float(tol),
+        fixed, float(tol), one, reward, rewarded, relative,
     )  # fmt: skip
     return most, float(residual) if math.isfinite(residual) else residual

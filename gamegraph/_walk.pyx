@@ -11,8 +11,8 @@ every state this one leaves to it.
 
 :func:`walk_plain` walks only *plain* states: not terminal, their outcomes an exact list
 or tuple of :class:`~gamegraph.rules.Outcome`, each with an exact tuple or list of
-:class:`~gamegraph.rules.Option`, every target hashable, and room under ``max_states`` for
-the new ones. At the first state that is not plain it stops, takes back what it recorded
+:class:`~gamegraph.rules.Option` without a reward, every target hashable, and room under
+``max_states`` for the new ones. At the first state that is not plain it stops, takes back what it recorded
 for that state and hands back what the rules said about it, so that the Python walk records
 it (or reports what is wrong with it) without asking the rules a second time. What it
 records is exactly what the Python walk would, in the same lists and order: the values
@@ -35,6 +35,10 @@ cdef extern from "Python.h":
 #: terminal state (its value handed back) or a state that is not plain (its outcomes).
 DONE, TERMINAL, IRREGULAR = 0, 1, 2
 
+#: This walk leaves an option with a reward to the Python walk (a walk compiled before
+#: options had rewards lacks this name, and the build does not use it).
+REWARDS = True
+
 
 def walk_plain(walk, Py_ssize_t pos, Py_ssize_t end):
     """Walk the states from ``pos`` up to ``end`` while they are plain.
@@ -53,6 +57,7 @@ def walk_plain(walk, Py_ssize_t pos, Py_ssize_t end):
     cdef list moves = walk.moves, passes = walk.passes
     cdef object terminal_value = walk.terminal_value, outcomes_of = walk.outcomes_of
     cdef type outcome_type = walk.outcome_type, option_type = walk.option_type
+    cdef object no_reward = walk.no_reward
     cdef Py_ssize_t max_states = walk.max_states
     cdef Py_ssize_t n = len(states), n_outcomes, n_options, a, b
     cdef PyObject** items
@@ -83,6 +88,8 @@ def walk_plain(walk, Py_ssize_t pos, Py_ssize_t end):
                 choices = PySequence_Fast_ITEMS(options)
                 for b in range(PySequence_Fast_GET_SIZE(options)):
                     if type(<object>choices[b]) is not option_type:
+                        return pos, IRREGULAR, outcomes
+                    if <object>PyTuple_GET_ITEM(<object>choices[b], 3) is not no_reward:
                         return pos, IRREGULAR, outcomes
             # A state's hash or == may run the rules' code, which could change a list:
             # from here on each item is read through _item, which checks it again.

@@ -20,14 +20,21 @@ from .csr import pointers
 from .errors import InvalidRulesError
 from .graph import StateGraph, terminal_arrays
 from .rules import Option, Outcome
+from .values import check_objective
 
 try:  # the walk's compiled loop, built by pip where a C compiler is present
     from ._walk import DONE as _DONE
     from ._walk import IRREGULAR as _IRREGULAR
+    from ._walk import REWARDS as _REWARDS
     from ._walk import TERMINAL as _TERMINAL
     from ._walk import walk_plain as _walk_plain
 except ImportError:  # pragma: no cover (the Python loop walks every state)
-    _DONE, _TERMINAL, _IRREGULAR, _walk_plain = 0, 1, 2, None
+    # (A walk compiled before options had rewards has no REWARDS: it is not used.)
+    _DONE, _TERMINAL, _IRREGULAR, _walk_plain, _REWARDS = 0, 1, 2, None, None
+
+#: The reward of an option that names none (the object :class:`Option` defaults to): the
+#: walks record a reward only for an option whose reward is another object.
+_NO_REWARD = Option._field_defaults["reward"]
 
 #: Options the walk gathers, about, between two readings of its lists into arrays (and
 #: updates of the progress bar): few enough that the lists stay in the processor's cache.
@@ -158,8 +165,10 @@ def _fail(rules, state, field, problem):
     )
 
 
-def _number(value, rules, state, field, low_open):
-    """``value`` (int, Fraction or finite float) as a Fraction in (0, 1] or [0, 1]."""
+def _number(value, rules, state, field, low_open, bounded=True):
+    """``value`` (int, Fraction or finite float) as a Fraction in (0, 1] or [0, 1] (any
+    finite number when not ``bounded``).
+    """
     kind = type(value)
     if kind is Fraction and 0 < value.numerator <= value.denominator:
         return value  # the common case, without Fraction arithmetic
@@ -173,10 +182,19 @@ def _number(value, rules, state, field, low_open):
         _fail(
             rules, state, field, f"{shown_repr(value)} is not a number (an int, Fraction or float)"
         )
-    if result > 1 or result < 0 or (low_open and result == 0):
+    if bounded and (result > 1 or result < 0 or (low_open and result == 0)):
         accepted = "(0, 1]" if low_open else "[0, 1]"
         _fail(rules, state, field, f"{shown_repr(value)} is outside {accepted}")
     return result
+
+
+def _terminal_number(rules, objective):
+    """The check of a terminal value for ``objective``: in [0, 1] for "win", finite else."""
+    if objective == "win":
+        return _number
+    return lambda value, rules, state, field, low_open: _number(
+        value, rules, state, field, low_open, bounded=False
+    )
 
 
 def _check_option(option, rules, state, k, j):
@@ -212,7 +230,8 @@ def _explore(rules, max_states, bar) -> StateGraph:
     built, which leaves to :func:`_walk_states`, the same loop in Python, every state
     that is not plain; without the extension :func:`_walk_states` walks them all.
     """
-    walk = _Walk(rules, max_states)
+    objective = check_objective(getattr(rules, "objective", "win"), f"{_name(rules)}: objective")
+    walk = _Walk(rules, max_states, objective)
     for root in rules.roots():
         try:
             known = walk.index.get(root)
@@ -221,7 +240,7 @@ def _explore(rules, max_states, bar) -> StateGraph:
         if known is None:
             _new_state(walk, root, walk.states[0])
     walked = _Walked()
-    compiled = _walk_plain
+    compiled = _walk_plain if _REWARDS is not None else None
     pos = read_at = 0  # the first state not walked; and at the last reading
     end = 64  # where the stretch ends: the first tells how many options a state has
     try:
@@ -257,6 +276,14 @@ def _explore(rules, max_states, bar) -> StateGraph:
     weights, denominator = walked.weights(outcome_ptr, where)
     option_move = walked.moves(where)
     option_passes = walked.passes(where)
+    rewards = walked.rewards(where, objective)
+    if objective == "score" and option_passes.any():
+        where.fail_option(
+            int(np.argmax(option_passes)),
+            "passes",
+            "a score game has one player, so no option passes the turn (a two-player game "
+            'whose players trade points is a "margin" game)',
+        )
     terminal, terminal_value_array = terminal_arrays(len(states), terminal_values)
     return StateGraph(
         rules=rules,
@@ -272,7 +299,13 @@ def _explore(rules, max_states, bar) -> StateGraph:
         terminal=terminal,
         terminal_value=terminal_value_array,
         terminal_exact=terminal_values,
+        objective=objective,
+        reward_exact=rewards,
     )
+
+
+def _name(rules) -> str:
+    return getattr(rules, "name", "game")
 
 
 class _Walk:
@@ -281,7 +314,7 @@ class _Walk:
     ``at``, the state the rules raised on if they did.
     """
 
-    def __init__(self, rules, max_states):
+    def __init__(self, rules, max_states, objective="win"):
         start = rules.start()
         try:
             self.index = {start: 0}
@@ -295,12 +328,15 @@ class _Walk:
         self.probabilities = []  # per outcome, as the rules gave them
         self.option_counts = []  # per outcome
         self.targets, self.moves, self.passes = [], [], []  # per option, as given
+        self.rewards = []  # (option's place in ``targets``, reward) where one is given
+        self.no_reward = _NO_REWARD
         self.terminal_values = {}  # state number: exact value
+        self.terminal_number = _terminal_number(rules, objective)
         self.at = None
 
     @property
     def lists(self):
-        """The six lists, in the order :meth:`_Walked.read` takes them."""
+        """The seven lists, in the order :meth:`_Walked.read` takes them."""
         return (
             self.outcome_counts,
             self.probabilities,
@@ -308,6 +344,7 @@ class _Walk:
             self.targets,
             self.moves,
             self.passes,
+            self.rewards,
         )
 
 
@@ -354,7 +391,8 @@ def _walk_states(walk, pos, end, terminal_value, outcomes_of) -> int:
         walk.probabilities,
         walk.option_counts,
     )
-    targets, moves, passes = walk.targets, walk.moves, walk.passes
+    targets, moves, passes, rewards = walk.targets, walk.moves, walk.passes, walk.rewards
+    no_reward, terminal_number = walk.no_reward, walk.terminal_number
     n = len(states)  # numbered so far
     queue = iter(states)  # it reaches the states the walk appends
     queue.__setstate__(pos)
@@ -365,7 +403,9 @@ def _walk_states(walk, pos, end, terminal_value, outcomes_of) -> int:
             pos += 1
             value = terminal_value(state)
             if value is not None:
-                terminal_values[pos - 1] = _number(value, rules, state, "terminal_value", False)
+                terminal_values[pos - 1] = terminal_number(
+                    value, rules, state, "terminal_value", False
+                )
                 outcome_counts.append(0)
                 continue
             outcomes = outcomes_of(state)
@@ -387,7 +427,9 @@ def _walk_states(walk, pos, end, terminal_value, outcomes_of) -> int:
                 for option in options:
                     if type(option) is not Option:
                         option = _as_option(option, rules, state, outcomes.index(outcome), options)
-                    target, move, passing = option
+                    target, move, passing, reward = option
+                    if reward is not no_reward:
+                        rewards.append((len(targets), reward))
                     try:
                         i = lookup(target)
                     except TypeError:  # reports it
@@ -423,14 +465,16 @@ class _Walked:
         self.n_outcomes = self.n_options = 0  # read so far
         self.outcome_counts, self.option_counts = [], []  # int64 arrays
         self.targets_read, self.moves_read, self.passes_read = [], [], []  # per option
+        self.rewards_read = []  # (option number, reward as given), where one is given
         self.groups = []  # per outcome: the number of its probability object
         self.distinct = []  # those objects, each where it was first seen in its stretch
         self.first_seen = []  # the flat outcome numbers of those, as arrays
         # The first option with a move of the wrong type, too large, a bad passes:
         self.bad_move_type = self.bad_move_range = self.bad_passes = None  # (j, problem)
 
-    def read(self, outcome_counts, probabilities, option_counts, targets, moves, passes):
+    def read(self, outcome_counts, probabilities, option_counts, targets, moves, passes, rewards):
         """Convert the lists (whole states only) into arrays and empty them."""
+        self.rewards_read.extend((j + self.n_options, r) for j, r in rewards)
         self.outcome_counts.append(_counts(outcome_counts))
         self.option_counts.append(_counts(option_counts))
         self.targets_read.append(_int64(targets))
@@ -447,7 +491,9 @@ class _Walked:
         self.passes_read.append(self._passes(passes))
         self.n_outcomes += len(probabilities)
         self.n_options += len(targets)
-        for values in (outcome_counts, probabilities, option_counts, targets, moves, passes):
+        for values in (
+            outcome_counts, probabilities, option_counts, targets, moves, passes, rewards
+        ):  # fmt: skip
             values.clear()
 
     def _moves(self, moves) -> np.ndarray:
@@ -522,12 +568,36 @@ class _Walked:
             where.fail_option(self.bad_passes[0], "passes", self.bad_passes[1])
         return np.concatenate(self.passes_read)
 
+    def rewards(self, where, objective) -> dict:
+        """The rewards that are not 0, checked, as exact numbers: option number: Fraction."""
+        exact = {}
+        for j, reward in self.rewards_read:
+            if isinstance(reward, (bool, np.bool_)) or not isinstance(reward, Real):
+                where.fail_option(
+                    j, "reward", f"{shown_repr(reward)} is not a number (an int, Fraction or float)"
+                )
+            if not isinstance(reward, Rational) and not isfinite(float(reward)):
+                where.fail_option(j, "reward", f"{shown_repr(reward)} is not a finite number")
+            value = Fraction(reward)
+            if value == 0:
+                continue
+            if objective == "win":
+                where.fail_option(
+                    j,
+                    "reward",
+                    f'{shown_repr(reward)}: a game whose objective is "win" has no rewards '
+                    '(its values are chances to win); set the rules\' objective to "score" '
+                    '(one player) or "margin" (two players, zero-sum)',
+                )
+            exact[j] = value
+        return exact
+
     def check_after(self, rules, states, lists, begun):
         """After the rules raised: run the checks on the whole states walked (``begun``
         states were begun since the last :meth:`read`); raise InvalidRulesError for the
         first breach, or return if there is none (or the lists cannot be read).
         """
-        outcome_counts, probabilities, option_counts, targets, moves, passes = lists
+        outcome_counts, probabilities, option_counts, targets, moves, passes, rewards = lists
         try:
             if len(outcome_counts) == begun:  # the state that failed had begun: drop it
                 del outcome_counts[-1]
@@ -535,6 +605,7 @@ class _Walked:
                 del probabilities[walked_outcomes:], option_counts[walked_outcomes:]
                 walked_options = sum(option_counts)
                 del targets[walked_options:], moves[walked_options:], passes[walked_options:]
+                rewards[:] = [(j, r) for j, r in rewards if j < walked_options]
             self.read(*lists)
             outcome_ptr, option_ptr = self.pointers()
             where = _Locator(rules, states, outcome_ptr, option_ptr)

@@ -9,6 +9,11 @@ Layout (compressed sparse rows, two levels deep)::
 
 Terminal states have no outcomes; their value (for the player to move there) is in
 ``terminal_value``. Memory is a few bytes per outcome and per option, whatever the game.
+
+The ``objective`` (:mod:`gamegraph.values`) says what values mean. In ``"score"`` and
+``"margin"`` games an option may carry a reward: ``option_reward`` holds every option's
+as a float (None when every reward is 0) and ``reward_exact`` the exact ones that are not
+0 (option number: Fraction).
 """
 
 from __future__ import annotations
@@ -108,6 +113,48 @@ class StateGraph:
     terminal: np.ndarray
     terminal_value: np.ndarray
     terminal_exact: dict = field(default_factory=dict)
+    objective: str = "win"
+    option_reward: np.ndarray | None = None
+    reward_exact: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        from .values import check_objective
+
+        check_objective(self.objective)
+        if self.option_reward is not None and not self.reward_exact:
+            # Floats alone (a vectorised build): each taken at its exact binary value.
+            given = np.asarray(self.option_reward, dtype=np.float64)
+            self.reward_exact = {int(j): Fraction(float(given[j])) for j in np.flatnonzero(given)}
+            self.option_reward = given if self.reward_exact else None
+        if self.reward_exact and self.option_reward is None:
+            reward = np.zeros(len(self.option_target), dtype=np.float64)
+            for j, r in self.reward_exact.items():
+                reward[j] = float(r)
+            self.option_reward = reward
+
+    @property
+    def pass_constant(self) -> int:
+        """1 for a ``"win"`` game (a passing option is worth ``1 - v``), else 0 (``r - v``)."""
+        return 1 if self.objective == "win" else 0
+
+    @property
+    def has_rewards(self) -> bool:
+        """Whether some option carries a reward that is not 0."""
+        return bool(self.reward_exact)
+
+    def rewards(self, exact: bool = False) -> np.ndarray | None:
+        """Every option's reward: floats, or with ``exact`` an object array of Fractions;
+        None when every reward is 0.
+        """
+        if not self.reward_exact:
+            return None
+        if not exact:
+            return self.option_reward
+        out = np.empty(len(self.option_target), dtype=object)
+        out[:] = Fraction(0)
+        for j, r in self.reward_exact.items():
+            out[j] = r
+        return out
 
     # ---- sizes -------------------------------------------------------------
     @property
@@ -135,7 +182,8 @@ class StateGraph:
             self.terminal,
             self.terminal_value,
         )
-        return sum(a.nbytes for a in arrays)
+        extra = 0 if self.option_reward is None else self.option_reward.nbytes
+        return sum(a.nbytes for a in arrays) + extra
 
     # ---- derived arrays (computed once) -------------------------------------
     @cached_property

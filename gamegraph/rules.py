@@ -11,8 +11,19 @@ outcome, its options the choices), and :func:`throw` is a state where chance alo
 the game (every outcome has one option). Pig's "roll or hold, then the die" is a
 decision state whose "roll" leads to a throw state.
 
-Values follow one convention everywhere: the value of a state is the probability that
-the player to move wins. An option that passes the turn is worth ``1 - v(target)``.
+What a value means is the game's *objective* (:attr:`Rules.objective`, see
+:mod:`gamegraph.values`):
+
+* ``"win"`` (the default): the value of a state is the probability that the player to
+  move wins, terminal values lie in [0, 1], and an option that passes the turn is worth
+  ``1 - v(target)``. Options carry no reward.
+* ``"score"``: one player collects the :attr:`Option.reward` of every move taken plus the
+  terminal value, and the value is the expected total. Rewards and terminal values are
+  any finite numbers (a negative reward is a cost: -1 per turn counts turns). No option
+  passes the turn.
+* ``"margin"``: two players, zero-sum; the value is the expected margin (what the mover
+  gains minus what the opponent gains from here on). An option is worth its reward plus
+  ``v(target)`` when the turn stays, and its reward minus ``v(target)`` when it passes.
 """
 
 from __future__ import annotations
@@ -38,11 +49,29 @@ class Option(NamedTuple):
     passes : bool
         True when the turn passes to the other side after this choice: a real bool
         (:func:`gamegraph.build` refuses ``"no"``, 0 or 1).
+    reward : int, Fraction or float
+        What the player choosing this option gains by it, in games whose objective is
+        ``"score"`` or ``"margin"`` (a negative reward is a cost). A float is taken at its
+        exact binary value, as probabilities are. A ``"win"`` game's options have none.
+
+    Examples
+    --------
+    >>> Option("bank", passes=True)
+    Option(target='bank', move=-1, passes=True)
+    >>> Option("hold", reward=Fraction(7, 2))
+    Option(target='hold', move=-1, passes=False, reward=Fraction(7, 2))
     """
 
     target: Hashable
     move: int = -1
     passes: bool = False
+    reward: object = 0
+
+    def __repr__(self) -> str:
+        shown = f"target={self.target!r}, move={self.move!r}, passes={self.passes!r}"
+        if not (type(self.reward) is int and self.reward == 0):
+            shown += f", reward={self.reward!r}"
+        return f"Option({shown})"
 
 
 class Outcome(NamedTuple):
@@ -122,6 +151,8 @@ class Rules(ABC):
     """
 
     name: str = "game"
+    #: What the values mean: ``"win"``, ``"score"`` or ``"margin"`` (see the module docstring).
+    objective: str = "win"
 
     @abstractmethod
     def start(self) -> Hashable:
@@ -129,8 +160,9 @@ class Rules(ABC):
 
     @abstractmethod
     def terminal_value(self, state) -> Fraction | None:
-        """The value (in [0, 1]) of a terminal state for the player to move there; None if the
-        game goes on.
+        """The value of a terminal state for the player to move there (in [0, 1] for the
+        ``"win"`` objective, any finite number for ``"score"`` and ``"margin"``); None if
+        the game goes on.
         """
 
     @abstractmethod

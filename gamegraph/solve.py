@@ -285,11 +285,15 @@ class _Solver:
         self.exact = exact
         self.fixed = policy
         self.tol = 0 if exact else tol
+        # Win chances lie in [0, 1]; scores and margins have no scale, so their tolerances
+        # are relative to the size of the values (at least 1).
+        self.relative = graph.objective != "win"
         self.max_iter = max_iter
         self.method = method
         self.one = Fraction(1) if exact else 1.0
         self.scale = None
         self.position = None
+        self.reward = graph.rewards(exact)  # per option, or None
         n = graph.n_states
         if exact and not graph.condensation.cyclic.any():
             self._use_scaled_integers()
@@ -300,6 +304,8 @@ class _Solver:
                 self.values[i] = v
         else:
             self.values = graph.terminal_value.astype(np.float64)
+        # A passing option is worth reward + offset - v (the offset is 1 for win chances).
+        self.offset = self.one * graph.pass_constant
         self.choice = np.full(graph.n_outcomes, -1, dtype=np.int32)
         if policy is not None:
             self.choice[:] = policy.choice
@@ -310,26 +316,33 @@ class _Solver:
         """Exact values of an acyclic graph as integers over one common denominator.
 
         A state of height h has a value with denominator dividing L * D**h (L: the lcm of
-        the terminal values' denominators, D: the graph's probability denominator), so
-        with G = L * D**H, H the greatest height, every value times G is an integer and
-        the Bellman backup needs only integer products, sums, maxima and an exact division
-        by D. No gcd is ever taken, and where D * G fits in 63 bits the arithmetic runs
-        in numpy int64 (Jackpot: G = 36**9).
+        the denominators of the terminal values and the rewards, D: the graph's probability
+        denominator), so with G = L * D**H, H the greatest height, every value times G is an
+        integer and the Bellman backup needs only integer products, sums, maxima and an
+        exact division by D. No gcd is ever taken, and where D * G times the largest value
+        fits in 63 bits the arithmetic runs in numpy int64 (Jackpot: G = 36**9).
         """
         graph = self.graph
-        common = (
-            math.lcm(*(v.denominator for v in graph.terminal_exact.values()))
-            if graph.terminal_exact
-            else 1
-        )
+        exact_numbers = [*graph.terminal_exact.values(), *graph.reward_exact.values()]
+        common = math.lcm(*(v.denominator for v in exact_numbers)) if exact_numbers else 1
         height = max(len(graph.condensation.levels) - 1, 0)
         self.scale = common * graph.denominator**height
-        small = self.scale * graph.denominator < 2**62
+        # |v| is at most the largest terminal value plus a reward per level (and 1).
+        largest = max([abs(v) for v in graph.terminal_exact.values()] or [0]) + height * max(
+            [abs(r) for r in graph.reward_exact.values()] or [0]
+        )
+        small = self.scale * graph.denominator * (math.ceil(largest) + 1) < 2**62
         self.values = np.zeros(graph.n_states, dtype=np.int64 if small else object)
         if not small:
             self.values[:] = 0
         for i, v in graph.terminal_exact.items():
             self.values[i] = v.numerator * (self.scale // v.denominator)
+        if graph.reward_exact:
+            self.reward = np.zeros(graph.n_options, dtype=np.int64 if small else object)
+            if not small:
+                self.reward[:] = 0
+            for j, r in graph.reward_exact.items():
+                self.reward[j] = r.numerator * (self.scale // r.denominator)
         self.one = self.scale
 
     def exact_values(self):
@@ -342,7 +355,14 @@ class _Solver:
 
     # -- the Bellman operator on a block ------------------------------------
     def option_values(self, block):
-        return passing_value(self.values[block.targets], block.passes, self.one)
+        q = passing_value(self.values[block.targets], block.passes, self.offset)
+        return q if self.reward is None else q + self.reward[block.options]
+
+    def _tol(self, values) -> float:
+        """The tolerance for ``values``: ``tol``, times their size for scores and margins."""
+        if not self.relative or self.exact or not len(values):
+            return self.tol  # (0 when exact: a float would spoil comparisons of Fractions)
+        return self.tol * max(1.0, float(np.max(np.abs(values))))
 
     def backup(self, block, choice=None):
         """(T v) on the block's states; with ``choice`` (local index per outcome) the policy's."""
@@ -364,7 +384,7 @@ class _Solver:
         choice = np.full(len(block.outcomes), -1, dtype=np.int64)
         if len(block.alive_starts):
             q = self.option_values(block)  # the options of the outcomes that have any
-            choice[block.alive] = first_best(q, block.alive_starts, tol=self.tol)
+            choice[block.alive] = first_best(q, block.alive_starts, tol=self._tol(q))
         return choice
 
     def ending(self, block, choice):
@@ -376,7 +396,7 @@ class _Solver:
         best = self._zeros(len(block.outcomes))
         if len(block.alive_starts):
             best[block.alive] = np.maximum.reduceat(q, block.alive_starts)
-        allowed = np.asarray(q >= best[block.option_owner] - self.tol, dtype=bool)
+        allowed = np.asarray(q >= best[block.option_owner] - self._tol(q), dtype=bool)
         return ending_choice(self.graph, allowed, choice, block.states)[0]
 
     def _zeros(self, size):
@@ -418,12 +438,16 @@ class _Solver:
         else:
             p = weight / graph.denominator
         inside = position[target] >= 0
-        # Known part: passes contribute p, outside targets contribute p * q(target).
+        # Known part: outside targets contribute p * q(target); inside, a passing option
+        # contributes p * offset and every option p * its reward.
         q_out = self.values[target[~inside]]
-        known = passing_value(q_out, passes[~inside], self.one) * p[~inside]
+        known = passing_value(q_out, passes[~inside], self.offset) * p[~inside]
         b = self._zeros(m)
         np.add.at(b, owner[~inside], known)
-        np.add.at(b, owner[inside & passes], p[inside & passes])
+        if self.offset:
+            np.add.at(b, owner[inside & passes], p[inside & passes] * self.offset)
+        if self.reward is not None:
+            np.add.at(b, owner, p * self.reward[block.options[picked]])
         rows = np.concatenate([np.arange(m), owner[inside]])
         cols = np.concatenate([np.arange(m), position[target[inside]]])
         signed = np.where(passes[inside], p[inside], -p[inside])
@@ -453,7 +477,7 @@ class _Solver:
             new = self.backup(block)
             residual = float(np.max(np.abs(new - self.values[block.states])))
             self.values[block.states] = new
-            if residual <= self.tol:
+            if residual <= self._tol(new):
                 break
         else:
             raise ConvergenceError(
