@@ -164,6 +164,7 @@ class Policy:
             graph.states[int(graph.option_target[j])],
             int(graph.option_move[j]),
             bool(graph.option_passes[j]),
+            option_reward(graph, j),
         )
 
     def check(self, graph: StateGraph) -> None:
@@ -198,7 +199,9 @@ class BestMove(NamedTuple):
         The best option (the policy's own choice among equally good ones); None when the
         throw offers no option, and the player to move loses.
     value : Fraction or float
-        The option's worth to the player choosing it: the probability of winning after it.
+        The option's worth to the player choosing it, in the game's objective
+        (:mod:`gamegraph.values`): the probability of winning after it, or its reward plus
+        the expected score or margin after it.
     margin : Fraction, float or None
         ``value`` minus the worth of the next best option (0 on a tie); None when the throw
         offers fewer than two options.
@@ -207,6 +210,21 @@ class BestMove(NamedTuple):
     option: Option | None
     value: object
     margin: object
+
+
+def option_reward(graph: StateGraph, j: int):
+    """The exact reward of option number ``j`` of ``graph``, as an :class:`Option` carries it:
+    the int 0 where there is none, an int where it is whole, else a Fraction.
+
+    >>> from gamegraph import build
+    >>> from gamegraph.games.pig import Pig
+    >>> option_reward(build(Pig(goal=10)), 0)
+    0
+    """
+    r = graph.reward_exact.get(int(j))
+    if r is None:
+        return 0
+    return int(r) if r.denominator == 1 else r
 
 
 def outcome_at(graph: StateGraph, state, throw: int) -> int:
@@ -240,12 +258,17 @@ def _ask(graph: StateGraph, agent, name: str | None) -> np.ndarray:
         block = asked[first : first + _ASK_BLOCK]
         index = expand_ranges(graph.option_ptr[block], graph.option_ptr[block + 1])
         targets = [states[t] for t in graph.option_target[index].tolist()]
+        if graph.reward_exact:
+            rewards = [option_reward(graph, j) for j in index.tolist()]
+        else:
+            rewards = [0] * len(index)
         options = list(
             map(
                 Option,
                 targets,
                 graph.option_move[index].tolist(),
                 graph.option_passes[index].tolist(),
+                rewards,
             )
         )
         picks = []
@@ -269,7 +292,12 @@ class MarkovChain:
 
     ``edge_weight / denominator`` is the probability that the move along an edge is
     taken; ``stuck_weight[i] / denominator`` the probability that the player at state i
-    throws and has no option (and so loses).
+    throws and has no option (and so loses a ``"win"`` game; in a score or margin game the
+    game ends there, worth 0 more to that player).
+
+    The outcomes of a state whose chosen options lead to the same target, passing the
+    turn alike and paying the same reward, make one edge; ``edge_option`` holds one of
+    those options (the first), and :meth:`edge_rewards` the reward an edge pays.
     """
 
     graph: StateGraph
@@ -280,6 +308,7 @@ class MarkovChain:
     edge_move: np.ndarray
     edge_passes: np.ndarray
     stuck_weight: np.ndarray
+    edge_option: np.ndarray | None = None
 
     @property
     def denominator(self) -> int:
@@ -300,6 +329,31 @@ class MarkovChain:
     def edge_fraction(self, e: int) -> Fraction:
         return Fraction(int(self.edge_weight[e]), self.denominator)
 
+    def edge_rewards(self, exact: bool = False) -> np.ndarray | None:
+        """The reward the mover collects along each edge: floats, or with ``exact`` an
+        object array of Fractions; None when the game has no rewards.
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> from gamegraph import build
+        >>> from gamegraph.rules import Option, Rules, decision
+        >>> class Two(Rules):
+        ...     objective = "score"
+        ...     def start(self): return "s"
+        ...     def terminal_value(self, s): return 0 if s == "end" else None
+        ...     def outcomes(self, s):
+        ...         return decision(Option("end", 0, reward=1), Option("end", 1, reward=3))
+        >>> graph = build(Two())
+        >>> chain = Policy.preferring(graph, 1).chain(graph)
+        >>> chain.edge_rewards(exact=True).tolist(), chain.edge_rewards().tolist()
+        ([Fraction(3, 1)], [3.0])
+        """
+        reward = self.graph.rewards(exact)
+        if reward is None:
+            return None
+        return reward[self.edge_option]
+
     @classmethod
     def from_policy(cls, graph: StateGraph, policy: Policy) -> MarkovChain:
         policy.check(graph)
@@ -308,12 +362,20 @@ class MarkovChain:
         alive = option >= 0
         source = graph.outcome_state[alive]
         weight = graph.outcome_weight[alive]
-        target = graph.option_target[option[alive]]
-        passes = graph.option_passes[option[alive]]
-        key = (source * n + target) * 2 + passes
-        unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        merged = np.bincount(inverse, weights=weight).astype(np.int64)
-        edge_source = unique // (2 * n)
+        taken = option[alive]
+        target = graph.option_target[taken]
+        passes = graph.option_passes[taken]
+        if graph.reward_exact:
+            edge_source, first, merged = _merge_with_rewards(
+                graph, source, target, passes, taken, weight
+            )
+            edge_target, edge_passes = target[first], passes[first]
+        else:
+            key = (source * n + target) * 2 + passes
+            unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            merged = np.bincount(inverse, weights=weight).astype(np.int64)
+            edge_source = unique // (2 * n)
+            edge_target, edge_passes = (unique // 2) % n, (unique % 2).astype(bool)
         stuck = np.bincount(
             graph.outcome_state[~alive], weights=graph.outcome_weight[~alive], minlength=n
         ).astype(np.int64)
@@ -321,9 +383,31 @@ class MarkovChain:
             graph=graph,
             policy=policy,
             edge_ptr=np.concatenate([[0], np.cumsum(np.bincount(edge_source, minlength=n))]),
-            edge_target=(unique // 2) % n,
+            edge_target=edge_target,
             edge_weight=merged,
-            edge_move=graph.option_move[option[alive][first]],
-            edge_passes=(unique % 2).astype(bool),
+            edge_move=graph.option_move[taken[first]],
+            edge_passes=edge_passes,
             stuck_weight=stuck,
+            edge_option=taken[first],
         )
+
+
+def _merge_with_rewards(graph, source, target, passes, taken, weight):
+    """Group the taken options by (source, target, passes, exact reward), in that order.
+
+    Returns each group's source, the position of its first member and its summed weight.
+    """
+    ids: dict = {}
+    reward_id = np.zeros(len(taken), dtype=np.int64)
+    paying = np.flatnonzero(np.isin(taken, np.fromiter(graph.reward_exact, dtype=np.int64)))
+    for i in paying.tolist():
+        reward_id[i] = ids.setdefault(graph.reward_exact[int(taken[i])], len(ids) + 1)
+    order = np.lexsort((reward_id, passes, target, source))
+    columns = (source, target, passes, reward_id)
+    new = np.ones(len(order), dtype=bool)
+    if len(order):
+        new[1:] = np.any([c[order][1:] != c[order][:-1] for c in columns], axis=0)
+    starts = np.flatnonzero(new)
+    first = order[starts]
+    merged = np.add.reduceat(weight[order], starts).astype(np.int64) if len(order) else weight[:0]
+    return source[first], first, merged
