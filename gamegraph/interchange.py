@@ -12,13 +12,15 @@ several outcomes of one throw (in Ur a throw of 0 and a throw with no legal move
 pass the turn to the same position), so the structure the solver needs is kept on the
 nodes, and the edges are a summary for people and networkx algorithms:
 
-- graph: ``name``, ``start`` (a state) and ``gamegraph`` (the format number, 1), which
-  marks the export.
+- graph: ``name``, ``start`` (a state), ``objective`` (``"win"``, ``"score"`` or
+  ``"margin"``, see :mod:`gamegraph.values`) and ``gamegraph`` (the format number, 1),
+  which marks the export.
 - node: ``label``; ``layer`` when the game has layers; ``terminal``; for a terminal
   state its exact ``value`` (Fraction) for the player to move there; for any other state
   ``outcomes``, the list :meth:`Rules.outcomes <gamegraph.rules.Rules.outcomes>` would
   return: :class:`~gamegraph.rules.Outcome` (exact probability, options in order), each
-  option an :class:`~gamegraph.rules.Option` (target state, move, passes).
+  option an :class:`~gamegraph.rules.Option` (target state, move, passes, and its exact
+  ``reward`` where it is not 0).
 - edge ``s -> t``: ``probability``, the chance that a throw offers a move from s to t
   (offers overlap, so these do not sum to one), ``moves`` (the move numbers leading
   there, in increasing order) and ``passes`` (whether one of them passes the turn).
@@ -26,9 +28,20 @@ nodes, and the edges are a summary for people and networkx algorithms:
 :func:`from_networkx` rebuilds such a graph exactly: the same states numbered in node
 order, the same outcomes and options in the same order, the same exact probabilities,
 terminal values, labels and layers, positions the start cannot reach included. The
-``outcomes`` attribute is what counts; edges are not read. A DiGraph without
+``outcomes`` attribute is what counts; edges are not read, and an edge attribute other
+than the three written is refused rather than left unread. A DiGraph without
 ``outcomes`` is read as a plain probability graph (see :func:`from_networkx`), which is
-how a MarkovChain export reads back.
+how a MarkovChain export reads back (its edges carry the ``reward`` the policy collects
+along them, where it is not 0).
+
+Rewards and objectives
+----------------------
+A game's objective and its options' rewards travel both ways, exactly. A plain DiGraph
+declares its objective in ``g.graph["objective"]`` (``"win"`` by default) and a reward on
+an edge (``reward=5``, ``"1/3"``); a reward other than 0 in a ``"win"`` graph, a
+terminal ``value`` outside [0, 1] there, and any edge attribute :func:`from_networkx` does
+not read are refused with the edge named (``ignore=`` leaves attributes of your own
+unread on purpose).
 
 Files
 -----
@@ -38,7 +51,8 @@ numbers ``"0"``, ``"1"``, ... in node order; the state is the node attribute ``s
 written as Python text (``"('roll', 3, 0, 0)"``, ``"SixState(b=4, c=1, o=1, phase=0)"``)
 and read back without running code. Exact numbers are strings (``"1/36"``); lists,
 tuples, sets, dicts and ``None`` are Python text; ``outcomes`` is JSON with targets as
-node numbers, ``[["1/36", [[5, 2, false]]], ...]`` (a string in GraphML). The graph
+node numbers, ``[["1/36", [[5, 2, false]]], ...]``, an option with a reward holding it
+fourth (``[5, 2, false, "-1/2"]``), a string in GraphML. The graph
 attribute ``gamegraph_encoding`` records how each attribute was written, and
 ``gamegraph_types`` where each NamedTuple state type comes from: gamegraph's own
 (:data:`OWN_STATE_TYPES`) are found by name in a fixed table, others must be passed as
@@ -73,6 +87,7 @@ from .errors import InvalidArgumentError
 from .graph import StateGraph, layer_problem, terminal_arrays
 from .policy import MarkovChain
 from .rules import Option, Outcome, Rules
+from .values import check_objective
 
 __all__ = [
     "from_networkx",
@@ -95,13 +110,15 @@ ENCODING, TYPES = "gamegraph_encoding", "gamegraph_types"
 def to_networkx(graph_or_chain) -> nx.DiGraph:
     """Export a StateGraph or MarkovChain as a networkx DiGraph.
 
-    Nodes carry ``label``, ``layer`` (when the game has layers), ``terminal`` and, for
-    terminal states, ``value``. For a StateGraph, nodes also carry ``outcomes`` (the
-    exact outcome structure, see the module docstring) and each edge carries ``moves``
-    (the move numbers leading there), ``passes`` and ``probability``, the chance that a
-    throw offers it; for a MarkovChain, each edge carries ``probability`` (exact
-    Fraction) that the policy takes it, ``move`` and ``passes``, and nodes carry
-    ``stuck``, the chance of having no option.
+    The graph carries ``name``, ``start`` and ``objective``. Nodes carry ``label``,
+    ``layer`` (when the game has layers), ``terminal`` and, for terminal states,
+    ``value``. For a StateGraph, nodes also carry ``outcomes`` (the exact outcome
+    structure with the options' rewards, see the module docstring) and each edge carries
+    ``moves`` (the move numbers leading there), ``passes`` and ``probability``, the chance
+    that a throw offers it; for a MarkovChain, each edge carries ``probability`` (exact
+    Fraction) that the policy takes it, ``move``, ``passes`` and, where it is not 0,
+    ``reward`` (the exact mean reward collected along it), and nodes carry ``stuck``, the
+    chance of having no option.
 
     Examples
     --------
@@ -138,14 +155,23 @@ def to_networkx(graph_or_chain) -> nx.DiGraph:
             p = fractions[weight] = Fraction(weight, graph.denominator)
         return p
 
+    rewards = graph.reward_exact
+
+    def option(j):
+        if j in rewards:
+            return Option(states[targets[j]], move_numbers[j], passing[j], rewards[j])
+        return Option(states[targets[j]], move_numbers[j], passing[j])
+
+    if not rewards:  # the common case, without a call per option
+
+        def option(j):
+            return Option(states[targets[j]], move_numbers[j], passing[j])
+
     for s in np.flatnonzero(~graph.terminal).tolist():
         g.nodes[states[s]]["outcomes"] = [
             Outcome(
                 fraction(weights[k]),
-                tuple(
-                    Option(states[targets[j]], move_numbers[j], passing[j])
-                    for j in range(option_ptr[k], option_ptr[k + 1])
-                ),
+                tuple(map(option, range(option_ptr[k], option_ptr[k + 1]))),
             )
             for k in range(outcome_ptr[s], outcome_ptr[s + 1])
         ]
@@ -197,70 +223,127 @@ def _nodes(graph: StateGraph, states: list) -> nx.DiGraph:
             attributes["value"] = graph.terminal_exact[i]
         g.add_node(state, **attributes)
     g.graph["start"] = states[graph.start]
+    g.graph["objective"] = graph.objective
     return g
 
 
 def _chain_to_networkx(chain: MarkovChain) -> nx.DiGraph:
+    """One edge per (state, target): the chance the policy takes it, its move and passes,
+    and the exact mean reward collected along it where that is not 0.
+
+    Outcomes whose chosen options reach one target are one edge (their probabilities
+    add, their rewards are averaged by probability, which keeps every expectation).
+    """
     graph = chain.graph
     states = list(graph.states)
     g = _nodes(graph, states)
     for i in range(graph.n_states):
         g.nodes[states[i]]["stuck"] = Fraction(int(chain.stuck_weight[i]), graph.denominator)
-    for e in range(chain.n_edges):
-        g.add_edge(
-            states[chain.edge_source[e]],
-            states[chain.edge_target[e]],
-            probability=chain.edge_fraction(e),
-            move=int(chain.edge_move[e]),
-            passes=bool(chain.edge_passes[e]),
-        )
+    edges: dict = {}  # (source, target) number: [weight, move, passes]
+    sources, targets = chain.edge_source.tolist(), chain.edge_target.tolist()
+    for e, (u, v) in enumerate(zip(sources, targets, strict=True)):
+        passes = bool(chain.edge_passes[e])
+        edge = edges.setdefault((u, v), [0, int(chain.edge_move[e]), passes])
+        if edge[2] != passes:
+            raise InvalidArgumentError(
+                f"cannot export this policy's chain as a DiGraph: from {graph.label(u)!r} it "
+                f"reaches {graph.label(v)!r} both keeping and passing the turn, and a DiGraph "
+                "holds one edge per pair; export the StateGraph instead"
+            )
+        edge[0] += int(chain.edge_weight[e])
+    paid = _chain_rewards(chain)
+    for (u, v), (weight, move, passes) in edges.items():
+        data = {"probability": Fraction(weight, graph.denominator), "move": move, "passes": passes}
+        if (u, v) in paid:
+            data["reward"] = paid[u, v] / weight
+        g.add_edge(states[u], states[v], **data)
     g.graph["policy"] = chain.policy.name
     return g
+
+
+def _chain_rewards(chain: MarkovChain) -> dict:
+    """(source, target) number: the sum of weight times exact reward of the options the
+    policy takes there, for the pairs where it is not 0.
+    """
+    graph = chain.graph
+    if not graph.reward_exact:
+        return {}
+    taken = chain.policy.chosen_option(graph)
+    paying = np.flatnonzero(np.isin(taken, np.fromiter(graph.reward_exact, dtype=np.int64)))
+    totals: dict = defaultdict(Fraction)
+    for k in paying.tolist():
+        j = int(taken[k])
+        pair = (int(graph.outcome_state[k]), int(graph.option_target[j]))
+        totals[pair] += int(graph.outcome_weight[k]) * graph.reward_exact[j]
+    return {pair: total for pair, total in totals.items() if total}
 
 
 # ---------------------------------------------------------------------------
 # DiGraph -> StateGraph
 # ---------------------------------------------------------------------------
-class NetworkxRules(Rules):
-    """Rules read off a plain DiGraph (see :func:`from_networkx`)."""
+#: The edge attributes :func:`from_networkx` reads on a plain DiGraph.
+EDGE_ATTRIBUTES = ("probability", "outcome", "move", "passes", "reward")
+#: The edge attributes of a StateGraph export (:func:`to_networkx`): a summary, not read.
+SUMMARY_ATTRIBUTES = ("probability", "moves", "passes")
 
-    def __init__(self, g: nx.DiGraph, start, name: str):
+
+class NetworkxRules(Rules):
+    """Rules read off a plain DiGraph (see :func:`from_networkx`).
+
+    ``objective`` is the graph's (``g.graph["objective"]``, ``"win"`` by default);
+    ``ignore`` the edge attributes left unread on purpose.
+    """
+
+    def __init__(self, g: nx.DiGraph, start, name: str, objective="win", ignore=frozenset()):
         self.g = g
         self._start = start
         self.name = name
+        self.objective = objective
+        self.ignore = ignore
 
     def start(self):
         return self._start
 
     def terminal_value(self, node):
         if self.g.out_degree(node) == 0:
-            return _value(self.g.nodes[node].get("value", 0), node)
+            return _value(self.g.nodes[node].get("value", 0), node, self.objective)
         return None
 
     def outcomes(self, node):
         groups = defaultdict(list)
         probability = {}
+        unread = None
         for _, target, data in self.g.out_edges(node, data=True):
+            where = f"edge {node!r} -> {target!r}"
             if "probability" not in data:
-                raise InvalidArgumentError(f"edge {node!r} -> {target!r} has no 'probability'")
+                raise InvalidArgumentError(f"{where} has no 'probability'")
+            if unread is None:
+                unread = _unread(data, EDGE_ATTRIBUTES, self.ignore, where)
             key = data.get("outcome", ("edge", target))
             p = _exact(data["probability"], (node, target))
             if probability.setdefault(key, p) != p:
                 raise InvalidArgumentError(
                     f"edges of outcome {key!r} at {node!r} disagree on its probability"
                 )
-            where = f"edge {node!r} -> {target!r}"
-            groups[key].append(
-                Option(
-                    target,
-                    _move_attribute(data.get("move", -1), where),
-                    _flag_attribute(data.get("passes", False), where, "passes"),
+            passes = _flag_attribute(data.get("passes", False), where, "passes")
+            if passes and self.objective == "score":
+                raise InvalidArgumentError(
+                    f'{where} passes the turn, but the graph\'s objective is "score" (one '
+                    'player); set g.graph["objective"] = "margin" for two players who '
+                    "trade points"
                 )
-            )
+            option = Option(target, _move_attribute(data.get("move", -1), where), passes)
+            if "reward" in data:
+                reward = _reward(data["reward"], where, self.objective)
+                if reward:
+                    option = option._replace(reward=reward)
+            groups[key].append(option)
         result = [Outcome(probability[key], tuple(options)) for key, options in groups.items()]
         rest = 1 - sum(probability.values())
         if rest < 0:
             raise InvalidArgumentError(f"probabilities out of {node!r} sum to more than 1")
+        if unread:
+            raise InvalidArgumentError(unread)
         if rest > 0:
             result.append(Outcome(rest, ()))
         return result
@@ -283,8 +366,9 @@ class StoredRules(Rules):
     moves too.
     """
 
-    def __init__(self, name, start, states, outcomes, values, labels, layers):
+    def __init__(self, name, start, states, outcomes, values, labels, layers, objective="win"):
         self.name = name
+        self.objective = objective
         self._start = start
         self._states = states
         self._outcomes = outcomes
@@ -415,6 +499,43 @@ def _flag_attribute(value, where: str, name: str) -> bool:
     return flag
 
 
+def _unread(data: dict, accepted: tuple, ignore, where: str) -> str:
+    """A message naming the first attribute of ``data`` that is neither read (``accepted``)
+    nor left unread on purpose (``ignore``); "" when there is none.
+    """
+    for key in data:
+        if key not in accepted and key not in ignore:
+            shown = _shown(repr(key))
+            return (
+                f"{where} has the attribute {shown}, which from_networkx does not read; "
+                f"accepted: {', '.join(accepted)}; pass ignore=[{shown}] to leave it unread "
+                "on purpose"
+            )
+    return ""
+
+
+_WIN_HINT = (
+    'set g.graph["objective"] to "score" (one player) or "margin" (two players, zero-sum) '
+    "for values that are scores"
+)
+
+
+def _reward(value, where: str, objective: str) -> Fraction:
+    """An edge's or option's ``reward`` as an exact number (read as :func:`exact_number`
+    reads it); a reward other than 0 is refused in a ``"win"`` game.
+    """
+    try:
+        reward = exact_number(value)
+    except ValueError as e:
+        raise InvalidArgumentError(f"{where}: its reward {e}") from None
+    if reward and objective == "win":
+        raise InvalidArgumentError(
+            f'{where} has reward {reward}, but the objective is "win" (values are chances to '
+            f"win, and moves pay nothing); {_WIN_HINT}"
+        )
+    return reward
+
+
 def _exact(p, edge) -> Fraction:
     try:
         p = exact_number(p)
@@ -425,24 +546,31 @@ def _exact(p, edge) -> Fraction:
     return p
 
 
-def from_networkx(g: nx.DiGraph, start=None, *, name: str | None = None) -> StateGraph:
+def from_networkx(g: nx.DiGraph, start=None, *, name: str | None = None, ignore=()) -> StateGraph:
     """Build a StateGraph from a DiGraph: a :func:`to_networkx` export, or any DiGraph
     with probability-weighted edges.
 
     A DiGraph whose nodes carry ``outcomes`` or whose graph attributes hold ``gamegraph``
     (a :func:`to_networkx` export of a StateGraph, or one read back from a file) is
-    rebuilt exactly: states numbered in node order, outcomes and options in their order,
-    exact probabilities, terminal values (``value``, default 0, on nodes with
-    ``terminal`` true or without ``outcomes``), labels and layers as stored; edges are
-    not read.
+    rebuilt exactly: states numbered in node order, outcomes and options in their order
+    (with their rewards), exact probabilities, terminal values (``value``, default 0, on
+    nodes with ``terminal`` true or without ``outcomes``), labels, layers and objective as
+    stored; edges are a summary and not read, so an edge attribute other than
+    ``probability``, ``moves`` and ``passes`` is refused.
 
     Any other DiGraph is read from its edges. Every edge needs ``probability`` (int,
     Fraction, string such as ``"1/36"``, or float, read as the decimal it prints as).
     Edges sharing an ``outcome`` key at a node are alternatives of one throw, between
     which the player chooses; other edges are separate outcomes. Probability missing from
-    a node's total is the chance of being stuck (a loss). ``passes=True`` hands the turn
-    over. A node without out-edges is terminal, worth its ``value`` attribute (default 0)
-    to the player to move there. The graph holds the nodes reachable from the start.
+    a node's total is the chance of being stuck (a loss in a ``"win"`` game; worth 0 more
+    in the others). ``passes=True`` hands the turn over; ``move`` names the move;
+    ``reward`` (a number read as ``probability`` is) is what the mover gains by it. A node
+    without out-edges is terminal, worth its ``value`` attribute (default 0) to the player
+    to move there. The graph holds the nodes reachable from the start.
+
+    What the values mean is ``g.graph["objective"]``: ``"win"`` (the default; values in
+    [0, 1], no rewards), ``"score"`` (one player; rewards and values any finite number,
+    no edge passes) or ``"margin"`` (two players, zero-sum), see :mod:`gamegraph.values`.
 
     Parameters
     ----------
@@ -451,6 +579,17 @@ def from_networkx(g: nx.DiGraph, start=None, *, name: str | None = None) -> Stat
         The start node; ``g.graph["start"]`` by default.
     name : str, optional
         The game's name; ``g.graph["name"]`` by default.
+    ignore : iterable of str, optional
+        Edge attributes of your own (``"weight"``, ``"color"``) to leave unread. Any other
+        edge attribute that is not read is refused, naming it and the edge, so that a
+        misspelt ``"reward"`` is never solved as if it were not there.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a graph that breaks these rules, naming the node or edge: a probability or
+        value that is not a number or out of range, a reward in a ``"win"`` graph, an
+        unknown objective, an edge attribute that is not read.
 
     Examples
     --------
@@ -462,6 +601,18 @@ def from_networkx(g: nx.DiGraph, start=None, *, name: str | None = None) -> Stat
     >>> from gamegraph import solve
     >>> solve(from_networkx(g, "play"), exact=True).start_value
     Fraction(4, 7)
+
+    A reward on an edge, in a score game: hold for 2, or roll a die that adds 3 (1/2)
+    or ends the game (1/2); rolling is worth (3 + 2) / 2 + 0 / 2 = 5/2 at best.
+
+    >>> g = nx.DiGraph(objective="score")
+    >>> g.add_edge("turn", "end", probability=1, outcome="choice", reward=2)
+    >>> g.add_edge("turn", "roll", probability=1, outcome="choice")
+    >>> g.add_edge("roll", "rolled", probability="1/2", reward=3)
+    >>> g.add_edge("rolled", "end", probability=1, reward=2)
+    >>> g.add_edge("roll", "end", probability="1/2")
+    >>> solve(from_networkx(g, "turn"), exact=True).start_value
+    Fraction(5, 2)
 
     A built game goes through networkx and back unchanged:
 
@@ -485,12 +636,33 @@ def from_networkx(g: nx.DiGraph, start=None, *, name: str | None = None) -> Stat
     if not present:
         raise InvalidArgumentError(f"start node {start!r} is not in the graph")
     name = name or g.graph.get("name") or "networkx graph"
+    if isinstance(ignore, str) or not all(isinstance(key, str) for key in _iterable(ignore)):
+        raise InvalidArgumentError(
+            f"ignore must be a list of edge attribute names, not {_shown(repr(ignore))}"
+        )
+    ignore = frozenset(ignore)
+    objective = check_objective(g.graph.get("objective", "win"), 'g.graph["objective"]')
     if "gamegraph" in g.graph or any("outcomes" in data for _, data in g.nodes(data=True)):
-        return _from_structure(g, start, str(name))
-    return build(NetworkxRules(g, start, name))
+        return _from_structure(g, start, str(name), objective, ignore)
+    return build(NetworkxRules(g, start, name, objective, ignore))
 
 
-def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
+def _iterable(value) -> list:
+    try:
+        return list(value)
+    except TypeError:
+        return [None]
+
+
+def _from_structure(g: nx.DiGraph, start, name: str, objective="win", ignore=()) -> StateGraph:
+    for u, v, data in g.edges(data=True):
+        if len(data) > len(SUMMARY_ATTRIBUTES) or any(k not in SUMMARY_ATTRIBUTES for k in data):
+            unread = _unread(data, SUMMARY_ATTRIBUTES, ignore, f"edge {u!r} -> {v!r}")
+            if unread:
+                raise InvalidArgumentError(
+                    f"{unread}; the edges of a StateGraph export are a summary and the "
+                    "nodes' outcomes are the game: give an option its reward there"
+                )
     states = list(g)
     index = {state: i for i, state in enumerate(states)}
     n = len(states)
@@ -498,6 +670,7 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
     option_counts = []
     probabilities = []
     targets, moves, passes = [], [], []
+    rewards = {}  # option number: exact reward, where it is not 0
     values, labels, layers, outcomes_of = {}, {}, {}, {}
     for i, (state, data) in enumerate(g.nodes(data=True)):
         labels[state] = str(data.get("label", state))
@@ -508,7 +681,7 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
         if data.get("terminal", outcomes is None):
             if outcomes:
                 raise InvalidArgumentError(f"node {state!r} is terminal but has outcomes")
-            values[state] = _value(data.get("value", 0), state)
+            values[state] = _value(data.get("value", 0), state, objective)
             continue
         if outcomes is None:
             raise InvalidArgumentError(
@@ -530,16 +703,27 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
             options = []
             for option in listed:
                 try:
-                    target, move, passing = option
+                    target, move, passing, reward = option
                     t = index.get(target)
                 except (TypeError, ValueError):
                     t = None
                 if t is None or type(move) is not int or type(passing) is not bool:
-                    target, move, passing = _option(option, index, _where(state, k))
+                    target, move, passing, reward = _option(option, index, _where(state, k))
                     t = index[target]
                 elif not -(2**31) <= move < 2**31:  # inline: once per option of a graph
                     _in_32_bits(move, _where(state, k))
-                options.append(Option(target, move, passing))
+                if passing and objective == "score":
+                    raise InvalidArgumentError(
+                        f"{_where(state, k)}: an option passes the turn, but the objective is "
+                        '"score" (one player); "margin" is for two players who trade points'
+                    )
+                if reward is _NO_REWARD or not (
+                    reward := _reward(reward, f"{_where(state, k)}, an option", objective)
+                ):
+                    options.append(Option(target, move, passing))
+                else:
+                    rewards[len(targets)] = reward
+                    options.append(Option(target, move, passing, reward))
                 targets.append(t)
                 moves.append(move)
                 passes.append(passing)
@@ -576,7 +760,7 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
     terminal_exact = {index[state]: value for state, value in values.items()}
     terminal, terminal_value = terminal_arrays(n, terminal_exact)
     rules = StoredRules(
-        name, start, states, outcomes_of, values, labels, None if missing else layers
+        name, start, states, outcomes_of, values, labels, None if missing else layers, objective
     )
     return StateGraph(
         rules=rules,
@@ -592,9 +776,13 @@ def _from_structure(g: nx.DiGraph, start, name: str) -> StateGraph:
         terminal=terminal,
         terminal_value=terminal_value,
         terminal_exact=terminal_exact,
+        objective=objective,
+        reward_exact=rewards,
     )
 
 
+#: The reward of an option that names none (the object :class:`Option` defaults to).
+_NO_REWARD = Option._field_defaults["reward"]
 #: Sequence types read without further checks (anything else goes through isinstance).
 _PAIRS = (Outcome, Option, tuple, list)
 
@@ -619,20 +807,24 @@ def _probability(p, where) -> Fraction:
     return p
 
 
-def _value(value, state) -> Fraction:
+def _value(value, state, objective="win") -> Fraction:
+    """A terminal node's ``value``: in [0, 1] for ``"win"``, any finite number otherwise."""
     try:
         value = exact_number(value)
     except ValueError as e:
         raise InvalidArgumentError(f"node {state!r}: its value {e}") from None
-    if not 0 <= value <= 1:
-        raise InvalidArgumentError(f"node {state!r} has value {value}, outside [0, 1]")
+    if objective == "win" and not 0 <= value <= 1:
+        raise InvalidArgumentError(
+            f'node {state!r} has value {value}, outside [0, 1] (the objective is "win"); '
+            f"{_WIN_HINT}"
+        )
     return value
 
 
 def _option(option, index, where) -> Option:
-    if not isinstance(option, list | tuple) or not 1 <= len(option) <= 3:
+    if not isinstance(option, list | tuple) or not 1 <= len(option) <= 4:
         raise InvalidArgumentError(
-            f"{where}: option {option!r} is not a (target, move, passes) triple"
+            f"{where}: option {option!r} is not a (target, move, passes[, reward]) tuple"
         )
     option = Option(*option)
     try:
@@ -647,7 +839,7 @@ def _option(option, index, where) -> Option:
     move = _in_32_bits(move, where)
     if not isinstance(passes, bool | np.bool_):
         raise InvalidArgumentError(f"{where}: passes is {passes!r}, not True or False")
-    return Option(option.target, move, bool(passes))
+    return Option(option.target, move, bool(passes), option.reward)
 
 
 # ---------------------------------------------------------------------------
@@ -904,17 +1096,30 @@ def _encode(g: nx.DiGraph, native_outcomes: bool) -> _Records:
 
 
 def _outcomes_out(outcomes, ids, native):
+    """Outcomes as JSON: ``[[p, [[target id, move, passes], ...]], ...]``, an option with a
+    reward other than 0 holding it fourth, as text (``"-1/2"``).
+    """
     try:
         out = [
-            [str(Fraction(p)), [[int(ids[t]), int(m), bool(passes)] for t, m, passes in options]]
+            [str(Fraction(p)), [_option_out(option, ids) for option in options]]
             for p, options in outcomes
         ]
     except (KeyError, TypeError, ValueError):
         raise InvalidArgumentError(
             f"cannot write the outcomes {str(outcomes)[:60]}...: give a list of (probability, "
-            "[(target node, move, passes), ...]) as to_networkx makes"
+            "[(target node, move, passes[, reward]), ...]) as to_networkx makes"
         ) from None
     return out if native else json.dumps(out, separators=(",", ":"))
+
+
+def _option_out(option, ids) -> list:
+    if len(option) == 4:
+        t, m, passes, reward = option
+        if reward is not _NO_REWARD and (reward := exact_number(reward)):
+            return [int(ids[t]), int(m), bool(passes), str(reward)]
+    else:
+        t, m, passes = option
+    return [int(ids[t]), int(m), bool(passes)]
 
 
 def _restore(records: _Records, source: str, types) -> nx.DiGraph:
@@ -1117,16 +1322,33 @@ def _from_json(value, types: dict):
 
 
 def _outcomes_in(value, order: list, fractions: dict) -> list:
-    """``[[p, [[target number, move, passes], ...]], ...]`` as Outcomes and Options."""
+    """``[[p, [[target number, move, passes], ...]], ...]`` as Outcomes and Options (an
+    option may hold its reward fourth, as text).
+    """
     if isinstance(value, str):
         value = json.loads(value)
     outcomes = []
     for p, options in value:
         read = []
-        for t, m, passes in options:
-            if type(t) is not int or t < 0 or type(m) is not int or type(passes) is not bool:
-                raise ValueError(f"option {[t, m, passes]!r} is not [node, move, passes]")
-            read.append(Option(order[t], m, passes))
+        for option in options:
+            t, m, passes, *reward = option
+            if (
+                type(t) is not int
+                or t < 0
+                or type(m) is not int
+                or type(passes) is not bool
+                or len(reward) > 1
+                or reward
+                and type(reward[0]) is not str
+            ):
+                raise ValueError(
+                    f"option {_shown(repr(option))} is not [node, move, passes] or "
+                    "[node, move, passes, reward text]"
+                )
+            if reward:
+                read.append(Option(order[t], m, passes, exact_number(reward[0])))
+            else:
+                read.append(Option(order[t], m, passes))
         probability = fractions.get(p)
         if probability is None:
             probability = fractions[p] = exact_number(p)
