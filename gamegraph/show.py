@@ -61,7 +61,14 @@ import numpy as np
 from .analysis.explore import Exploration, explore_graph
 from .analysis.policies import PolicyView, as_policies, as_policy, policy_view
 from .analysis.pruning import PolicyDiff
-from .analysis.views import DEFAULT_LIMIT, DEFAULT_MINIMUM, likely, selection, threshold
+from .analysis.views import (
+    DEFAULT_LIMIT,
+    DEFAULT_MINIMUM,
+    likely,
+    selection,
+    threshold,
+    view_title,
+)
 from .build import build
 from .errors import InvalidArgumentError, UnknownNameError
 from .graph import StateGraph
@@ -126,13 +133,14 @@ def draw(
         is (``policy`` and ``part`` do not apply to those).
     policy : Policy, agent or name, optional
         The policy drawn (:func:`gamegraph.analysis.as_policy`). Other than the optimum,
-        its moves that give up win probability are marked against the solution.
+        its moves that give up value are marked against the solution.
     part : str
         One of :data:`PARTS`. ``auto`` draws the whole of what the policy reaches when it
         fits a page (``max_states``), else the ``limit`` likeliest states;
         ``all`` refuses a game too large at once (:class:`DiagramTooLargeError`).
     title : str, optional
-        Default: the game, the policy and its win probability.
+        Default: the game, the policy and its value, in the objective's words ("14.36 %
+        wins", "expected score 8.1"; :func:`gamegraph.analysis.views.view_title`).
     limit, minimum
         States kept by ``likely``; least reach kept by ``threshold``.
     max_states : int or None
@@ -150,7 +158,9 @@ def draw(
     if isinstance(result, PolicyDiff):
         return policy_diff_dot(result.graph, result)
     if isinstance(result, PolicyView):
-        return policy_dot(result, title=title or result.title, max_states=max_states, **options)
+        return policy_dot(
+            result, title=title or view_title(result), max_states=max_states, **options
+        )
     solution = _solved(result, "draw", ", a PolicyView or a PolicyDiff")
     if part not in PARTS:
         raise UnknownNameError("part", part, PARTS)
@@ -176,7 +186,7 @@ def draw(
             chain, states, f"the {len(states):,} states reached with chance {minimum:g} or more"
         )
     return policy_dot(
-        view, title=title or view.title, selection=kept, max_states=max_states, **options
+        view, title=title or view_title(view), selection=kept, max_states=max_states, **options
     )
 
 

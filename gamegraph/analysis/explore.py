@@ -10,9 +10,10 @@ The overview: **groups** of states
     <gamegraph.rules.Rules.layer>`: Jackpot's cells flipped, Super Six's pegs left), else
     the distance from the start in moves. Per group and policy: the states, the reach mass
     (expected visits), where the game ends (at an end state, or on a throw that leaves no
-    move), and the win chance the policy *gives away*
-    there: the sum over its states of reach x (best option's value - chosen option's
-    value), weighted by each throw's chance. For a one-player game the groups' shares add
+    move), and the value the policy *gives away*
+    there (win chance, expected score or margin, as the game's objective says): the sum
+    over its states of reach x (best option's value - chosen option's value), weighted by
+    each throw's chance. For a one-player game the groups' shares add
     up to what the policy loses against the optimum (the performance-difference identity);
     for the optimal policy they are 0.
 The filtered views: **positions**
@@ -27,6 +28,11 @@ A graph can be larger than one self-contained page holds (:data:`PAGE_STATES`). 
 groups still summarise every state, and the details keep the states of highest reach
 under some policy (the start always), with options that lead elsewhere carrying their
 value but no state; :attr:`Exploration.total_states` says how many there were.
+
+Values follow the game's objective (:mod:`gamegraph.values`): a win probability, an
+expected score or an expected margin, with the option worths (rewards and passing turns
+included) from :func:`gamegraph.values.option_values`. :attr:`Exploration.objective` and
+:attr:`Exploration.value_name` carry the objective and its words to the page.
 """
 
 from __future__ import annotations
@@ -39,8 +45,8 @@ from .._checks import check_int
 from ..errors import InvalidArgumentError
 from ..graph import StateGraph
 from ..propagate import propagate
-from ..solve import Solution, solve, throw_names
-from ..values import passing_value
+from ..solve import Solution, evaluate, solve, throw_names
+from ..values import objective_of, option_values, pass_constant, passing_value, value_name
 from .layout import distance_layers, layered_layout
 from .policies import as_policies
 from .views import best_paths
@@ -78,11 +84,14 @@ class Exploration:
     start : int
         Index of the start state.
     values : ndarray of float
-        The probability that the player to move wins, under optimal play.
+        The value of each state to the player to move, under optimal play: the
+        probability that they win, their expected score or their expected margin
+        (``objective``).
     policies : tuple of str
         The optimal policy first.
     wins : ndarray of float, shape (p,)
-        The probability that the player who moves first wins, under each policy.
+        The start's value under each policy: the probability that the player who moves
+        first wins, or their expected score or margin.
     reach : ndarray of float, shape (p, n)
         Expected visits under each policy (the reach probability in a game without cycles).
     path_parent : ndarray of int, shape (p, n)
@@ -101,6 +110,8 @@ class Exploration:
     option_move : ndarray of int
         Index into ``move_labels``.
     option_passes : ndarray of bool
+    option_reward : ndarray of float or None
+        Each option's reward, where the game pays any (score and margin games).
     outside_value : ndarray of float
     move_labels : list of str
     throw_labels : list of str or None
@@ -115,8 +126,8 @@ class Exploration:
     group_value : ndarray of float, shape (g, 2)
         The lowest and highest value in each group.
     group_reach, group_ends, group_given : ndarray of float, shape (p, g)
-        Per policy: expected visits, the probability that the game ends there, and the win
-        chance given away there (see the module docstring).
+        Per policy: expected visits, the probability that the game ends there, and the
+        value given away there (see the module docstring).
     total_states : int
         States in the whole graph.
     drawing : dict or None
@@ -124,6 +135,11 @@ class Exploration:
         (``rules.drawing()``: Jackpot's cells, Super Six's lid, Ur's board).
     min_reach : float
         The threshold the caller kept states by (0: none).
+    objective : str
+        ``"win"``, ``"score"`` or ``"margin"`` (:attr:`gamegraph.rules.Rules.objective`).
+    value_name : str
+        What a value is called (:func:`gamegraph.values.value_name`: "win probability",
+        "expected score", "expected margin", or the game's own such as "expected turns").
     """
 
     name: str
@@ -160,6 +176,9 @@ class Exploration:
     total_states: int
     drawing: dict | None = None
     min_reach: float = 0.0
+    objective: str = "win"
+    value_name: str = "win probability"
+    option_reward: np.ndarray | None = None
 
     @property
     def n_states(self) -> int:
@@ -170,13 +189,16 @@ class Exploration:
         return len(self.option_target)
 
     def option_values(self) -> np.ndarray:
-        """Every option's worth to the player who chooses it (``1 - v`` where it passes)."""
+        """Every option's worth to the player who chooses it: its reward plus the target's
+        value, or ``c - v`` where the turn passes (``c`` 1 for ``win``, else 0).
+        """
         target = self.option_target
         inside = target >= 0
         v = np.empty(len(target))
         v[inside] = self.values[target[inside]]
         v[~inside] = self.outside_value[-1 - target[~inside]]
-        return passing_value(v, self.option_passes)
+        q = passing_value(v, self.option_passes, float(pass_constant(self.objective)))
+        return q if self.option_reward is None else q + self.option_reward
 
     def best_moves(self, i: int, policy: int = 0) -> list:
         """The moves ``policy`` makes at state ``i``, the most likely first, with the
@@ -284,9 +306,12 @@ def explore_graph(
             for chosen in (policy.chosen_option(graph) for policy in named.values())
         ]
     )
-    option_value = passing_value(values[graph.option_target], graph.option_passes)
+    objective = objective_of(graph)
+    option_value = option_values(graph, values)
     given = np.array([_given_away(graph, option_value, row, r) for row, r in zip(choice, reach)])
-    given[given < 1e-12] = 0.0  # rounding, not a mistake: the optimum gives nothing away
+    # Rounding, not a mistake: the optimum gives nothing away (relative to a score's size).
+    scale = 1.0 if objective == "win" else max(1.0, float(np.abs(option_value).max(initial=0)))
+    given[given < 1e-12 * scale] = 0.0
 
     layout = layered_layout(graph)
     layers = layout.layers
@@ -316,7 +341,7 @@ def explore_graph(
         terminal=graph.terminal[kept].copy(),
         values=values[kept],
         policies=tuple(named),
-        wins=np.array([float(run.win_probability) for run in runs]),
+        wins=_start_values(graph, solution, named, runs, objective),
         reach=reach[:, kept],
         path_parent=_remap(parents, kept, n),
         **_structure(graph, kept, values, choice),
@@ -330,6 +355,23 @@ def explore_graph(
         total_states=n,
         drawing=graph.rules.drawing() if callable(getattr(graph.rules, "drawing", None)) else None,
         min_reach=float(min_reach),
+        objective=objective,
+        value_name=value_name(graph),
+    )
+
+
+def _start_values(graph, solution, named, runs, objective) -> np.ndarray:
+    """The start's value under each policy: the win probability from the propagation for
+    ``win``; the solution's own value for the optimum and an evaluation for the others in a
+    score or margin game.
+    """
+    if objective == "win":
+        return np.array([float(run.win_probability) for run in runs])
+    return np.array(
+        [
+            float(solution.start_value if key == "optimal" else evaluate(graph, p).start_value)
+            for key, p in named.items()
+        ]
     )
 
 
@@ -444,6 +486,9 @@ def _structure(graph, kept, values, choice) -> dict:
         "option_target": mapped,
         "option_move": move_index.astype(np.int64).ravel(),
         "option_passes": graph.option_passes[options].astype(bool),
+        "option_reward": (
+            None if graph.option_reward is None else graph.option_reward[options].astype(float)
+        ),
         "outside_value": values[target[outside]],
         "move_labels": [graph.rules.move_label(int(m)) for m in moves],
         "throw_labels": throw_labels,

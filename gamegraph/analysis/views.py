@@ -17,6 +17,12 @@ draw. :func:`~gamegraph.analysis.likely_paths`, :func:`~gamegraph.analysis.reach
 and :func:`~gamegraph.analysis.neighbourhood` (:mod:`gamegraph.analysis.pruning`) are the
 Jackpot diagrams' selections these build on, as whole games, reach and neighbourhoods.
 
+Every view speaks the game's objective (:mod:`gamegraph.values`): :func:`value_text`
+writes a value as a percentage only for ``win`` (``"14.36 %"``) and as a number for a
+score or a margin (``"-2.663"``), and :func:`view_title` titles a diagram with the
+objective's own words ("expected score", or a game's ``value_name`` such as "expected
+turns").
+
 The most probable path to a state :math:`t` maximises the product of the edge
 probabilities :math:`p(s \\to u)` of the chain along it, that is it minimises the sum of
 :math:`-\\log p`; Dijkstra's algorithm finds them all at once (scipy), cycles included.
@@ -35,6 +41,8 @@ from .._checks import check_int
 from ..graph import StateGraph
 from ..policy import MarkovChain
 from ..propagate import propagate
+from ..solve import evaluate
+from ..values import objective_of, value_name
 from .policies import as_policy
 from .pruning import Selection, neighbourhood, reach_above
 
@@ -52,6 +60,59 @@ VIEWS = ("likely", "threshold", "around")
 
 # Added to every edge's -log p: a state's best predecessor is strictly closer to the start.
 _STEP_COST = 1e-9
+
+
+def value_text(value, objective: str = "win", digits: int = 4) -> str:
+    """A value as a diagram or a page writes it: a percentage for ``win`` only, else a
+    number with ``digits`` significant digits (a score of 12.545 is not 1254.5 %).
+
+    >>> value_text(0.143576, "win"), value_text(-2.6634054, "score"), value_text(2, "margin")
+    ('14.36 %', '-2.663', '2')
+    """
+    x = float(value)
+    if objective == "win":
+        return f"{100 * x:.{max(digits - 2, 0)}f} %"
+    text = f"{x:.{digits}g}"
+    return "0" if text == "-0" else text
+
+
+def start_text(value, game) -> str:
+    """A start value for a title, in the words of ``game``'s objective (a graph, solution
+    or rules): the probability alone for ``win`` ("0.7094"), else named as the game names
+    it ("expected turns -2.663").
+
+    >>> from gamegraph.games.pig import Pig
+    >>> start_text(0.70942, Pig(goal=10))
+    '0.7094'
+    """
+    objective = objective_of(game)
+    if objective == "win":
+        return f"{float(value):.4f}"
+    return f"{value_name(game)} {value_text(value, objective)}"
+
+
+def view_title(view) -> str:
+    """A diagram's title for a :class:`~gamegraph.analysis.PolicyView`, in the words of the
+    game's objective: the view's own for ``win`` ("Jackpot: hilo (7.99 % wins)"), else the
+    game, the policy and its value from the start, named as the game names it.
+
+    Examples
+    --------
+    >>> from gamegraph import build, solve
+    >>> from gamegraph.analysis import policy_view
+    >>> from gamegraph.games.jackpot import Jackpot
+    >>> graph = build(Jackpot(cells=3))
+    >>> view_title(policy_view(graph, solve(graph), reach=True))
+    'Jackpot: optimal (14.36 % wins)'
+    """
+    graph = view.chain.graph
+    objective = objective_of(graph)
+    if objective == "win":
+        return view.title
+    game = str(getattr(graph.rules, "name", "game"))
+    text = f"{game[:1].upper()}{game[1:]}: {view.chain.policy.name or 'policy'}"
+    value = evaluate(graph, view.chain.policy).start_value
+    return f"{text} ({value_name(graph)} {value_text(value, objective)})"
 
 
 def _chain(graph: StateGraph, policy) -> MarkovChain:

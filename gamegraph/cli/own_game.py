@@ -453,7 +453,7 @@ def _graph(args, out) -> None:
         view = policy_view(graph, solution.policy, reach=True)
         diagram = policy_dot(
             view,
-            title=f"{title}: optimal play ({float(solution.start_value):.4f})",
+            title=f"{title}: optimal play ({views.start_text(solution.start_value, graph)})",
             weights=args.weights,
             selection=selection,
         )

@@ -8,18 +8,25 @@ Every view returns a :class:`~gamegraph.renderers.diagram.Diagram` (SVG in Jupyt
     the full chain: every state the policy reaches, one edge per move it takes, states
     in a band per layer (Jackpot: cells flipped) and, for Jackpot, labelled by the cells
     still open (``2 5 7``). With reach probabilities, edge width and opacity follow the
-    flow (the probability that a game makes the move) and a vermillion fill shows where games are
-    lost. Style ``layers`` draws edges in one colour, ``moves`` colours each edge by its
-    move (the cell flipped). A legend under the title explains colours and lines.
+    flow (the probability that a game makes the move) and, for a ``win`` game, a
+    vermillion fill shows where games are lost. Style ``layers`` draws edges in one
+    colour, ``moves`` colours each edge by its move (the cell flipped). A legend under the
+    title explains colours and lines.
     Optional extras: edge weights as text, each state's reach probability, and a
-    comparison with the optimal policy (moves giving up value red, better moves dashed
-    green).
+    comparison with the optimal policy (moves giving up value vermillion, better moves
+    dashed blue).
 pruned views (``selection=``)
     only the states and edges of a :class:`~gamegraph.analysis.Selection` (the most
     likely games, positions above a reach threshold, a neighbourhood), every edge labelled
     with its move and chance.
 :func:`diff_dot`
-    only the decisions where a policy gives up win probability, each with its cost.
+    only the decisions where a policy gives up value, each with its cost.
+
+Every view speaks the game's objective (:mod:`gamegraph.values`): only a ``win`` game has
+won and lost end states, filled blue and vermillion, and values written as percentages;
+in a score or margin game end states are drawn neutrally with their value written in
+them, and titles and legends name the value as the game does ("expected score",
+"expected margin", or its own ``value_name`` such as "expected turns").
 
 Sizes: each view sets Graphviz ``size`` to an A3 page less margins (:data:`PAGE_INCHES`),
 so a PDF fits A3 (420 x 297 mm); fonts are chosen so that text stays about 6.5 pt or more
@@ -44,6 +51,7 @@ from gamegraph.errors import InvalidArgumentError, UnknownNameError
 from .._checks import check_int
 from .._escape import dot_text, html_text, visible
 from .._extras import require
+from ..values import objective_of, value_name
 from . import _colours as colours
 from ._graphviz import (  # noqa: F401  (the engine's names, re-exported)
     EXTENSIONS,
@@ -127,6 +135,8 @@ _START_COLOUR = colours.START
 _LOST_COLOUR = colours.LOST
 _BAD_COLOUR = colours.WORSE
 _BETTER_COLOUR = colours.BETTER
+# End states of a score or margin game: neutral, their value written in them.
+_END_COLOUR = "#eeeeee"
 _EDGE_COLOUR = "#27466e"
 _BAND_COLOURS = ("#f3f3f3", "#e8e8e8")
 # Move colours (Jackpot: cells 1..9), without the red and green of the comparison.
@@ -292,9 +302,13 @@ def _line(colour: str, dashed: bool = False) -> str:
     )
 
 
-def _node_legend(lost, comparison, faded) -> list:
-    entries = [(_box(_START_COLOUR), "start"), (_box(_WIN_COLOUR), "won")]
-    if lost is not None:
+def _node_legend(lost, comparison, faded, objective="win") -> list:
+    entries = [(_box(_START_COLOUR), "start")]
+    if objective == "win":
+        entries.append((_box(_WIN_COLOUR), "won"))
+    else:
+        entries.append((_box(_END_COLOUR), "end of the game, its value written in it"))
+    if lost is not None and objective == "win":
         entries.append((_box(_LOST_COLOUR), "games lost here (paler: fewer)"))
     if comparison is not None:
         entries.append((_box("#ffffff", _BAD_COLOUR), "red border: the policy gives up value"))
@@ -358,13 +372,14 @@ def chain_dot(
     reach : gamegraph.propagate.Propagation, optional
         When given, each state shows its reach probability.
     comparison : gamegraph.analysis.PolicyComparison, optional
-        When given, moves that give up win probability are red, the better moves dashed green.
+        When given, moves that give up value are vermillion, the better moves dashed blue.
     title, subtitle : str, optional
     flow : ndarray, optional
         Per chain edge, the probability that a game makes the move
         (:func:`gamegraph.analysis.edge_flow`): edge width and opacity follow it.
     lost : ndarray, optional
-        Per state, the probability that the game is lost there: the vermillion fill follows it.
+        Per state, the probability that the game is lost there: the vermillion fill follows
+        it (``win`` games only: elsewhere a game that ends there is not lost).
     selection : gamegraph.analysis.Selection, optional
         Draw only its states and edges (a pruned view), each edge labelled with its move.
     max_states : int or None
@@ -395,7 +410,13 @@ def chain_dot(
         raise UnknownNameError("style", style, STYLES)
     if weights is not None and weights not in WEIGHTS:
         raise UnknownNameError("weights", weights, WEIGHTS)
+    from ..analysis.views import value_text  # here: the command line loads this module
+
     graph = chain.graph
+    objective = objective_of(graph)
+    winning = objective == "win"
+    if not winning:
+        lost = None  # a score or margin game ending without a move is not lost
     states = reachable_states(chain) if selection is None else selection.states
     states = np.asarray(states, dtype=np.int64)
     check_diagram_size(len(states), None, max_states)  # before any work on a large game
@@ -422,14 +443,14 @@ def chain_dot(
     edge_text = (pruned and len(edges) <= MAX_LABELLED_EDGES) or weights is not None
     if edge_text and weights is None:
         weights = "count"
-    rows = [("positions", _node_legend(lost, comparison, bool(extra)))]
+    rows = [("positions", _node_legend(lost, comparison, bool(extra), objective))]
     edge_entries = []
     if flow is not None:
         edge_entries.append((_line(_EDGE_COLOUR), "width: share of games making the move"))
     if chain.edge_passes[edges].any():
         edge_entries.append((_line(_EDGE_COLOUR, dashed=True), "the turn passes"))
     if comparison is not None:
-        edge_entries.append((_line(_BAD_COLOUR), "gives up win probability"))
+        edge_entries.append((_line(_BAD_COLOUR), f"gives up {value_name(graph)}"))
         edge_entries.append((_line(_BETTER_COLOUR, dashed=True), "the better move"))
     if edge_entries:
         rows.append(("moves", edge_entries))
@@ -441,7 +462,9 @@ def chain_dot(
             )
         )
     if selection is not None and selection.paths:
-        rows.append(("ends", [(_box(_LOST_COLOUR), "lost: no move offered (chance of the throw)")]))
+        ends = "lost: no move offered" if winning else "ends: no move offered"
+        fill = _LOST_COLOUR if winning else _END_COLOUR
+        rows.append(("ends", [(_box(fill), f"{ends} (chance of the throw)")]))
     if reach is not None:
         rows[0][1].append(("", "second line: reach probability"))
     # The full view packs up to 126 states in a column: boxes as tall as the digits, not the
@@ -465,6 +488,9 @@ def chain_dot(
     def node(target, i, faded=False):
         text = state_text(graph, i)
         label = dot_text(text)
+        if graph.terminal[i] and not winning:
+            text = f"{text}: {value_text(graph.terminal_value[i], objective)}"
+            label = dot_text(text)
         if reach is not None:
             label += f"\n{float(reach.reach_probability[i]):.4f}"
         attributes = {"tooltip": dot_text(state_id(graph, i), tooltip=True)}
@@ -472,8 +498,10 @@ def chain_dot(
             attributes.update(fixedsize="true", width=f"{_text_width(text, node_pt):.3f}")
         if i == graph.start:
             attributes["fillcolor"] = _START_COLOUR
-        elif graph.terminal[i]:
+        elif graph.terminal[i] and winning:
             attributes["fillcolor"] = _WIN_COLOUR if graph.terminal_value[i] > 0 else "#eeeeee"
+        elif graph.terminal[i]:
+            attributes["fillcolor"] = _END_COLOUR
         elif lost is not None and lost_top > 0 and lost[i] > 0:
             attributes["fillcolor"] = _mix(_LOST_COLOUR, math.sqrt(float(lost[i]) / lost_top))
         if bad_states is not None and bad_states[i]:
@@ -544,14 +572,15 @@ def chain_dot(
         dot.edge(f"n{s}", f"n{t}", **attributes)
     if selection is not None and selection.paths:
         ends = sorted({q.states[-1] for q in selection.paths if not graph.terminal[q.states[-1]]})
+        word, fill = ("lost", _LOST_COLOUR) if winning else ("ends", _END_COLOUR)
         for i in ends:
-            dot.node(f"lost{i}", "lost", fillcolor=_LOST_COLOUR, shape="box", tooltip="lost")
+            dot.node(f"lost{i}", word, fillcolor=fill, shape="box", tooltip=word)
             dot.edge(
                 f"n{i}",
                 f"lost{i}",
                 label=f"{int(chain.stuck_weight[i])}/{graph.denominator}",
-                color=_LOST_COLOUR,
-                fontcolor="#b71c1c",
+                color=_LOST_COLOUR if winning else "#555555",
+                fontcolor="#b71c1c" if winning else "#333333",
             )
     return _diagram(dot.source, title)
 
@@ -584,20 +613,25 @@ def policy_dot(
 
     ``view`` is a :class:`gamegraph.analysis.PolicyView` (from
     :func:`gamegraph.analysis.policy_view`). When it has reach probabilities, edge widths
-    follow the flow (:func:`gamegraph.analysis.edge_flow`) and nodes' red fill the games
-    lost there; ``show_reach`` also writes each state's reach probability. Its comparison,
-    when present, marks the moves that give up win probability. ``selection`` (from
+    follow the flow (:func:`gamegraph.analysis.edge_flow`) and, in a ``win`` game, nodes'
+    vermillion fill the games lost there; ``show_reach`` also writes each state's reach
+    probability. Its comparison, when present, marks the moves that give up value.
+    ``selection`` (from
     :mod:`gamegraph.analysis.pruning` or :mod:`gamegraph.analysis.views`) draws a pruned
     view; more than ``max_states`` states are refused before any layout (:func:`chain_dot`).
-    ``title`` defaults to the view's own (``"Jackpot: hilo (7.99 % wins)"``).
+    ``title`` defaults to :func:`gamegraph.analysis.views.view_title`: the view's own
+    (``"Jackpot: hilo (7.99 % wins)"``), or in a score or margin game the policy's value
+    named as the game names it (``"Pig turns to 20: optimal (expected turns -2.663)"``).
     """
+    from ..analysis.views import view_title  # here: the command line loads this module
+
     return chain_dot(
         view.chain,
         style=style,
         weights=weights,
         reach=view.reach if show_reach else None,
         comparison=view.comparison,
-        title=view.title if title is None else title,
+        title=view_title(view) if title is None else title,
         subtitle=subtitle or (selection.caption.capitalize() if selection is not None else None),
         flow=view.flow,
         lost=view.lost,
@@ -613,7 +647,8 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
     taken and better move. Each position is one box in the column of its layer: its cells
     and the chance the policy reaches it, then a line per decision: the chance of the
     throws concerned, the move the policy makes (vermillion), the better move (blue, bold)
-    and the cost, in wins lost per million games. Positions are in order of cost, the
+    and the cost: in a ``win`` game in wins lost per million games, else in the game's
+    value (expected score or margin, reach x chance x loss). Positions are in order of cost, the
     costliest first in each column, and the costlier ones have a darker heading. A line
     break in ``title`` starts a second line. The legend is a sample line, explained.
 
@@ -634,9 +669,11 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
     >>> re.findall(r'RIGHT">([^<]+)<', start)  # wins lost per million games
     ['2.83e+03', '472', '472']
     """
+    winning = objective_of(graph) == "win"
+    cost_text = _per_million if winning else _cost
     dot = _digraph(
         graph,
-        _diff_legend(title, subtitle),
+        _diff_legend(title, subtitle, None if winning else value_name(graph)),
         orientation="portrait",
         node_pt=_PRUNED_NODE_PT,
         ranksep=0.12,
@@ -678,7 +715,7 @@ def diff_dot(graph, costs, *, title: str, subtitle: str | None = None):
                     throws = _fraction_text(row.probability, graph.denominator)
                     taken = graph.rules.move_label(row.taken_move)
                     better = graph.rules.move_label(row.better_move)
-                    lines.append(_diff_line(throws, taken, better, _per_million(row.cost)))
+                    lines.append(_diff_line(throws, taken, better, cost_text(row.cost)))
                 band.node(
                     f"n{s}",
                     f"<{_DIFF_TABLE}{''.join(lines)}</TABLE>>",
@@ -709,17 +746,23 @@ def _diff_line(throws: str, taken: str, better: str, cost: str) -> str:
     )
 
 
-def _diff_legend(title, subtitle) -> str:
+def _diff_legend(title, subtitle, name=None) -> str:
     """The legend of :func:`diff_dot`: a sample box, each of its parts named beside it,
-    one per line (narrow, so that the diagram fits a document's column).
+    one per line (narrow, so that the diagram fits a document's column). ``name`` is the
+    value's name in a score or margin game (its costs are in that value, not in wins).
     """
+    cost = (
+        ("22.1", "wins lost per million games (reach × chance × loss)")
+        if name is None
+        else ("0.0221", f"{name} given up (reach × chance × loss)")
+    )
     explained = (
         ("1 2 3", "the cells still open"),
         ("25 %", "how often the policy gets there (its reach)"),
         ("4/36", "the chance of the throws"),
         ("2", "the policy's move (vermillion)"),
         ("3", "the better move (blue, bold)"),
-        ("22.1", "wins lost per million games (reach × chance × loss)"),
+        cost,
     )
     samples = {
         "1 2 3": "<B>1 2 3</B>",
@@ -759,22 +802,31 @@ def policy_diff_dot(graph, diff, *, game: str | None = None):
     """:func:`diff_dot` of a :class:`gamegraph.analysis.PolicyDiff`, titled with both values.
 
     The title reads "Jackpot: where hilo differs from the optimum (7.9855 % vs 7.9987 %
-    wins)", in two lines, and the subtitle counts the decisions and their cost per million games.
+    wins)", in two lines, and the subtitle counts the decisions and their cost per million
+    games; in a score or margin game both give the game's value by its name ("expected
+    score 8.1 vs 8.3", "cost 0.2 of the expected score").
     """
     game = game or graph.rules.name.capitalize()
-    title = (
-        f"{game}: where {diff.name} differs from the optimum\n"
-        f"({100 * float(diff.value):.4f} % vs {100 * float(diff.optimum):.4f} % wins)"
-    )
-    subtitle = (
-        f"{len(diff.costs)} decisions at {diff.positions} positions cost "
-        f"{1e6 * float(diff.gap):.1f} wins per million games"
-    )
+    head = f"{game}: where {diff.name} differs from the optimum\n"
+    count = f"{len(diff.costs)} decisions at {diff.positions} positions cost "
+    if objective_of(graph) == "win":
+        title = head + (
+            f"({100 * float(diff.value):.4f} % vs {100 * float(diff.optimum):.4f} % wins)"
+        )
+        subtitle = count + f"{1e6 * float(diff.gap):.1f} wins per million games"
+    else:
+        name = value_name(graph)
+        title = head + f"({name} {float(diff.value):.6g} vs {float(diff.optimum):.6g})"
+        subtitle = count + f"{float(diff.gap):.4g} of the {name}"
     return diff_dot(graph, diff.costs, title=title, subtitle=subtitle)
 
 
 def _per_million(cost) -> str:
     return f"{1e6 * float(cost):.3g}"
+
+
+def _cost(cost) -> str:
+    return f"{float(cost):.3g}"
 
 
 def _fraction_text(p, denominator: int) -> str:

@@ -6,20 +6,27 @@ nothing is computed here but their encoding). The page works the way people expl
 large graphs: overview first, then filter, then details on demand.
 
 * **Overview.** A bar chart of the groups of states (layers, or the game's own blocks):
-  expected visits and where the game ends under the selected policy, and below it the win
-  chance the policy gives away in each group. Hovering a bar gives its states and value
+  expected visits and where the game ends under the selected policy, and below it the
+  value the policy gives away in each group (win chance, expected score or margin, in the
+  objective's words). Hovering a bar gives its states and value
   range; clicking it shows the group.
 * **Filtered views**, drawn with WebGL (plotly ``scattergl``: one canvas, however many
   states): the most likely states, a group, the states around a position (k moves either
   way), those above a reach threshold, the most likely path to a position, or everything
   when it is small. States sit in their layer (across) in barycentre order (down), from
   :func:`gamegraph.analysis.layout.layered_layout`. A dot's colour is its reach (viridis,
-  log scale; grey: never reached), its shape says start (star) or end (square); a line's
-  width and shade follow the chance the policy takes that move.
+  log scale; grey: never reached) or, at the reader's choice, its value on the
+  objective's scale (:func:`gamegraph.renderers._colours.value_scale`: [0, 1] for a win
+  probability, the data's range for a score, diverging around 0 for a margin); its
+  shape says start (star) or end (square); a line's width and shade follow the chance
+  the policy takes that move.
 * **Details.** Clicking a state lists every throw with its chance, the options after it
   with their values and the policies that pick each, the state's predecessors and the
   most likely path to it from the start. States are links. A search box finds labels.
 * The address keeps the view (``#policy=...&view=...&state=...``), so a view can be shared.
+* **Words.** Values are named as the game's objective says ("win probability" and
+  percentages only for ``win``; "expected score", "expected margin" or the game's own
+  ``value_name`` otherwise), and an option's worth includes its reward.
 
 The data travels inside the page as one gzip-compressed binary block (numbers as typed
 arrays, labels as UTF-8 text), which the browser unpacks with its own
@@ -48,6 +55,7 @@ from .._escape import html_text, visible
 from .._extras import require
 from .._files import check_output, write_atomic
 from ..errors import UnknownNameError
+from ._colours import value_scale
 
 #: The extensions :meth:`ExplorerPage.save` writes.
 EXTENSIONS = (".html",)
@@ -203,6 +211,8 @@ def encode(data) -> tuple[dict, str]:
     them up again. Each array is padded to 8 bytes so the page can view it in place.
     """
     p = len(data.policies)
+    objective = getattr(data, "objective", "win")
+    reward = getattr(data, "option_reward", None)
     shown = [visible(label) for label in data.labels]  # control characters as escapes
     labels = "".join(shown)
     arrays = {
@@ -220,6 +230,7 @@ def encode(data) -> tuple[dict, str]:
         "passes": data.option_passes,
         "outside": data.outside_value.astype(np.float32),
         "choice": data.choice.ravel(),
+        **({} if reward is None else {"reward": np.asarray(reward, dtype=np.float64)}),
         "group": data.group,
         # Offsets in UTF-16 code units: what JavaScript strings count.
         "labelLength": np.array([len(s.encode("utf-16-le")) // 2 for s in shown]),
@@ -255,6 +266,9 @@ def encode(data) -> tuple[dict, str]:
         "groupReach": _rounded(data.group_reach, p),
         "groupEnds": _rounded(data.group_ends, p),
         "groupGiven": _rounded(data.group_given, p),
+        "objective": objective,
+        "valueName": visible(getattr(data, "value_name", "win probability")),
+        "valueScale": _scale(objective, data.values, data.outside_value),
         "arrays": index,
     }
     return meta, base64.b64encode(blob).decode("ascii")
@@ -313,6 +327,18 @@ def _compact(array: np.ndarray) -> np.ndarray:
                 return array.astype(kind)
         return array.astype(np.float64)  # exact below 2**53; JavaScript has no int64 view
     return array.astype(array.dtype.newbyteorder("<"))
+
+
+def _scale(objective, values, outside) -> dict:
+    """The value colour scale (:func:`._colours.value_scale`) over every value on the page."""
+    every = np.concatenate([np.asarray(values, float), np.asarray(outside, float)])
+    scale = value_scale(objective, every)
+    return {
+        "colorscale": scale["colorscale"],
+        "cmin": float(f"{scale['cmin']:.6g}"),
+        "cmax": float(f"{scale['cmax']:.6g}"),
+        "diverging": scale["diverging"],
+    }
 
 
 def _rounded(table, p) -> list:

@@ -13,6 +13,10 @@ lays out
 * a diagram of optimal play: the whole of it when it fits a page
   (:func:`gamegraph.renderers.dot.check_diagram_size`), else its likeliest states
   (:func:`gamegraph.analysis.views.likely`).
+
+The report speaks the game's objective (:mod:`gamegraph.values`): a win probability for
+``win``, else the expected score or margin, or the game's own ``value_name`` ("expected
+turns"); only a ``win`` game's diagram marks where games are lost.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from .._checks import check_int
 from .._tables import Table
 from ..analysis.layout import distance_layers
 from ..analysis.policies import policy_view
-from ..analysis.views import DEFAULT_LIMIT, likely, selection
+from ..analysis.views import DEFAULT_LIMIT, likely, selection, start_text
 from ..graph import StateGraph
 from ..propagate import propagate
 from ..renderers.dot import (
@@ -37,6 +41,7 @@ from ..renderers.dot import (
 )
 from ..renderers.report import Report
 from ..solve import solve
+from ..values import objective_of, value_name
 
 #: The most layers listed one per row; longer games are listed in bands of layers.
 MAX_LAYER_ROWS = 30
@@ -75,6 +80,18 @@ def game_report(
     <Report 'pig to 10: the game solved': 10 sections (3 tables, 1 figure)>
     >>> "0.709424" in report.to_html()
     True
+
+    A score game's report gives its value by the game's name for it:
+
+    >>> from gamegraph.rules import Option, Rules, decision
+    >>> class Bank(Rules):
+    ...     objective, value_name, name = "score", "expected points", "bank"
+    ...     def start(self): return 0
+    ...     def terminal_value(self, s): return 0 if s == 1 else None
+    ...     def outcomes(self, s): return decision(Option(1, 0, reward=3), Option(1, 1, reward=2))
+    >>> text = game_report(build(Bank())).to_markdown()[0]
+    >>> "start value (expected points) | 3 |" in text, "win" in text.lower()
+    (True, False)
     """
     limit = check_int(limit, "limit", low=1, high=MAX_DIAGRAM_STATES)
     name = title or graph.rules.name
@@ -90,9 +107,20 @@ def game_report(
     )
     start = solution.start_value
     cyclic = int(graph.condensation.cyclic.sum())
+    winning = objective_of(graph) == "win"
+    name_of_value = value_name(graph)
+    if winning:
+        opening = (
+            f"With optimal play the player to move at the start wins with probability "
+            f"{float(start):.6f}."
+        )
+    else:
+        opening = (
+            f"With optimal play the {name_of_value} of the player to move at the start "
+            f"is {float(start):.6g}."
+        )
     report.text(
-        f"With optimal play the player to move at the start wins with probability "
-        f"{float(start):.6f}. The game has {graph.n_states:,} states; optimal play reaches "
+        f"{opening} The game has {graph.n_states:,} states; optimal play reaches "
         f"{int(np.count_nonzero(reach.reach_probability)):,} of them and a game lasts "
         f"{float(reach.expected_throws):.2f} throws and decisions on average. Solved in "
         f"{solved:.2f} s ({'exact fractions' if exact else 'floats'})."
@@ -109,7 +137,7 @@ def game_report(
                 ("moves offered (options)", len(graph.option_target)),
                 ("end states", terminal),
                 ("groups of states on a cycle", cyclic),
-                ("start value (win probability)", start),
+                (f"start value ({name_of_value})", start),
                 ("expected throws under optimal play", reach.expected_throws),
                 ("residual of the solve", solution.residual),
             ],
@@ -140,7 +168,12 @@ def game_report(
             None,
             (
                 f"Every state optimal play reaches ({len(drawn):,}); edge width follows how "
-                "often a game makes the move, a vermillion fill where games are lost"
+                "often a game makes the move"
+                + (
+                    ", a vermillion fill where games are lost"
+                    if winning
+                    else "; each end state gives its value"
+                )
             ),
         )
     except DiagramTooLargeError:
@@ -155,7 +188,9 @@ def game_report(
         )
     view = policy_view(graph, policy, reach=True)
     report.figure(
-        policy_dot(view, title=f"{name}: optimal play ({float(start):.4f})", selection=part),
+        policy_dot(
+            view, title=f"{name}: optimal play ({start_text(start, graph)})", selection=part
+        ),
         caption=caption,
         name="optimal-play",
     )

@@ -24,7 +24,13 @@
   var MAX_VIEW = 20000, MAX_EDGES = 60000, SPLIT_COLUMN = 40;
   var COLOURS = {blue: '#0072B2', orange: '#E69F00', red: '#D55E00', grey: '#bdbdbd'};
   var VIRIDIS = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
-  var state = {policy: 0, view: 'likely', count: 150, group: 0, steps: 2, min: 0.01, sel: -1};
+  var state = {policy: 0, view: 'likely', count: 150, group: 0, steps: 2, min: 0.01, sel: -1,
+    colour: 'reach'};
+  // The game's objective (gamegraph.values): only a win probability is a percentage, and
+  // only there is a passing move worth 1 - v; a score or a margin is a number (-v).
+  var OBJECTIVE = META.objective || 'win', WINNING = OBJECTIVE === 'win';
+  var VALUE_NAME = META.valueName || 'win probability';
+  var PASS = WINNING ? 1 : 0;
   var shown = null;    // the view drawn: {states, index, edges...}
   var $ = function (id) { return document.getElementById(id); };
 
@@ -38,6 +44,15 @@
     return x >= 1e-4 ? x.toPrecision(4).replace(/\.?0+$/, '') : x.toExponential(2);
   }
   function pct(x) { return (100 * x).toFixed(2) + ' %'; }
+  // A value as the page writes it: a probability with 5 decimals, a score or margin
+  // with 6 significant digits (12.5452, not 1254.52 %).
+  function val(x) {
+    if (WINNING) { return x.toFixed(5); }
+    var text = Number(x.toPrecision(6)).toString();
+    return text === '-0' ? '0' : text;
+  }
+  // A policy's value from the start: "wins 14.36 %", "expected score 8.1".
+  function startValue(x) { return WINNING ? 'wins ' + pct(x) : VALUE_NAME + ' ' + val(x); }
   function fraction(a, b) {
     var x = a, y = b;
     while (y) { var r = x % y; x = y; y = r; }
@@ -81,7 +96,8 @@
   function optionValue(o) {
     var t = D.target[o];
     var v = t >= 0 ? D.values[t] : D.outside[-1 - t];
-    return D.passes[o] ? 1 - v : v;
+    var q = D.passes[o] ? PASS - v : v;
+    return D.reward ? q + D.reward[o] : q;
   }
   function chosen(p, k) { return D.choice[p * (OPTR[N]) + k]; }
   function predecessors() {
@@ -338,7 +354,7 @@
     var lines = ['<b>' + esc(label(i)) + '</b>' + (i === START ? ' (start)' : '')];
     lines.push(esc(META.groupNames[D.group[i]]));
     lines.push('visits (' + esc(META.policies[p]) + '): ' + num(reach(p, i)));
-    lines.push('value: ' + D.values[i].toFixed(5));
+    lines.push((WINNING ? 'value' : esc(VALUE_NAME)) + ': ' + val(D.values[i]));
     if (D.terminal[i]) { lines.push('game over'); } else {
       var moves = bestMoves(i, p);
       lines.push(moves.length ? 'moves: ' + esc(moves.join(', ')) : 'no move on any throw');
@@ -353,6 +369,7 @@
       var r = reach(p, s);
       if (r > 0) { low = Math.min(low, Math.log10(r)); top = Math.max(top, Math.log10(r)); }
     });
+    if (state.colour === 'value') { return valueTrace(view, p); }
     var floor = Math.max(Math.log10(META.reachFloor), Math.floor(isFinite(low) ? low : 0));
     if (floor >= top) { floor = top - 1; }
     var never = floor - (top - floor) / 6;
@@ -380,6 +397,23 @@
         colorbar: {title: {text: 'visits'}, tickvals: ticks, ticktext: labels, len: 0.6, thickness: 14, x: 1.0, xpad: 4}},
       showlegend: false};
   }
+  // Colour by value, on the objective's own scale (META.valueScale): [0, 1] for a win
+  // probability, the values' range for a score, diverging around 0 for a margin.
+  function valueTrace(view, p) {
+    var scale = META.valueScale, colour = [], symbol = [], size = [], text = [];
+    view.states.forEach(function (s) {
+      colour.push(D.values[s]);
+      symbol.push(s === START ? 'star' : (D.terminal[s] ? 'square' : 'circle'));
+      size.push(s === START ? 16 : (view.states.length > 2000 ? 6 : 9));
+      text.push(hover(s, p));
+    });
+    return {type: 'scattergl', mode: 'markers', x: view.x, y: view.y, name: 'states',
+      hovertext: text, hoverinfo: 'text', customdata: view.states,
+      marker: {color: colour, cmin: scale.cmin, cmax: scale.cmax, colorscale: scale.colorscale,
+        symbol: symbol, size: size, line: {width: 0.6, color: '#333333'},
+        colorbar: {title: {text: esc(VALUE_NAME)}, len: 0.6, thickness: 14, x: 1.0, xpad: 4}},
+      showlegend: false};
+  }
   // The selected state and its successors, as SVG shapes over the WebGL canvas: changing
   // them redraws only the shapes, not every state and line.
   function highlightShapes(view) {
@@ -402,6 +436,8 @@
     return shapes;
   }
   var NODE_TRACE = 5;
+  // What the overview's lower panel shows: the value a policy gives away, by its name.
+  var GIVEN = (WINNING ? 'win chance' : VALUE_NAME) + ' given away';
   function drawView() {
     var p = state.policy;
     var traces = edgeTraces(shown).concat([nodeTrace(shown, p)]);
@@ -413,18 +449,19 @@
   function drawOverview() {
     var p = state.policy, names = META.groupNames.map(esc);
     var custom = META.groupStates.map(function (c, g) {
-      return [c.toLocaleString(), META.groupValue[g][0].toFixed(4), META.groupValue[g][1].toFixed(4),
+      return [c.toLocaleString(), val(META.groupValue[g][0]), val(META.groupValue[g][1]),
         num(META.groupEnds[p][g]), num(META.groupGiven[p][g])];
     });
     var line = names.map(function (_, g) { return g === state.group && state.view === 'group' ? 2.5 : 0; });
     var template = '<b>%{x}</b><br>%{customdata[0]} states, values %{customdata[1]} to %{customdata[2]}' +
-      '<br>expected visits %{y:.4g}<br>game ends here: %{customdata[3]}<br>win chance given away: %{customdata[4]}<extra></extra>';
+      '<br>expected visits %{y:.4g}<br>game ends here: %{customdata[3]}<br>' + esc(GIVEN) +
+      ': %{customdata[4]}<extra></extra>';
     var traces = [
       {type: 'bar', x: names, y: META.groupReach[p], name: 'expected visits', customdata: custom,
         hovertemplate: template, marker: {color: COLOURS.blue, line: {width: line, color: '#000'}}},
       {type: 'bar', x: names, y: META.groupEnds[p], name: 'game ends here', customdata: custom,
         hovertemplate: template, marker: {color: COLOURS.orange, pattern: {shape: '/'}, line: {width: line, color: '#000'}}},
-      {type: 'bar', x: names, y: META.groupGiven[p], name: 'win chance given away',
+      {type: 'bar', x: names, y: META.groupGiven[p], name: esc(GIVEN),
         xaxis: 'x2', yaxis: 'y2', customdata: custom, hovertemplate: template,
         marker: {color: COLOURS.red, pattern: {shape: 'x'}, line: {width: line, color: '#000'}}}
     ];
@@ -561,8 +598,9 @@
     var picture = drawing(i);
     if (picture) { box.appendChild(picture); }
     body.dataset.drawing = picture ? META.drawing.kind : 'none';
-    box.appendChild(el('p', META.groupNames[D.group[i]] + ' · value ' + D.values[i].toFixed(5) +
-      ' (the chance that the player to move wins, under optimal play)'));
+    box.appendChild(el('p', META.groupNames[D.group[i]] + ' · value ' + val(D.values[i]) +
+      (WINNING ? ' (the chance that the player to move wins, under optimal play)'
+        : ' (the ' + VALUE_NAME + ' of the player to move, under optimal play)')));
     var table = el('table'), row = el('tr');
     ['policy', 'visits', 'moves here'].forEach(function (h) { row.appendChild(el('th', h)); });
     table.appendChild(row);
@@ -597,7 +635,9 @@
       var list = el('table');
       var best = -Infinity, o;
       for (o = OPT[k]; o < OPT[k + 1]; o++) { best = Math.max(best, optionValue(o)); }
-      if (OPT[k] === OPT[k + 1]) { list.appendChild(el('tr')).appendChild(el('td', 'no move: the turn passes')); }
+      if (OPT[k] === OPT[k + 1]) {
+        list.appendChild(el('tr')).appendChild(el('td', WINNING ? 'no move: the turn passes' : 'no move'));
+      }
       for (o = OPT[k]; o < OPT[k + 1]; o++) {
         var tr = el('tr'), v = optionValue(o), t = D.target[o];
         tr.appendChild(el('td', META.moveLabels[D.move[o]], v === best ? 'best' : ''));
@@ -605,7 +645,7 @@
         to.appendChild(document.createTextNode('→ '));
         to.appendChild(t >= 0 ? link(t) : el('span', '(a state not on this page)'));
         tr.appendChild(to);
-        tr.appendChild(el('td', v.toFixed(5), 'num'));
+        tr.appendChild(el('td', val(v), 'num'));
         var picks = META.policies.filter(function (_, q) { return chosen(q, k) === o - OPT[k]; });
         tr.appendChild(el('td', picks.join(', '), 'pick'));
         list.appendChild(tr);
@@ -694,6 +734,7 @@
     if (state.view === 'around') { params.set('steps', state.steps); }
     if (state.view === 'threshold') { params.set('min', state.min); }
     if (state.sel >= 0) { params.set('state', label(state.sel)); }
+    if (state.colour === 'value') { params.set('colour', 'value'); }
     if (window.location.hash === '#selftest') { return; }
     try {
       history.replaceState(null, '', '#' + params.toString());
@@ -721,6 +762,7 @@
     var min = parseFloat(params.get('min'));
     if (min >= 0 && min <= 1) { state.min = min; }
     if (params.get('state') !== null) { state.sel = findLabel(params.get('state')); }
+    if (params.get('colour') === 'value') { state.colour = 'value'; }
   }
   function search(query) {
     var results = $('gg-results');
@@ -752,7 +794,7 @@
   function wire() {
     var policy = $('gg-policy');
     META.policies.forEach(function (name, p) {
-      var option = el('option', name + ': wins ' + pct(META.wins[p]));
+      var option = el('option', name + ': ' + startValue(META.wins[p]));
       option.value = String(p);
       policy.appendChild(option);
     });
@@ -768,12 +810,18 @@
     $('gg-count').value = state.count;
     $('gg-steps').value = state.steps;
     $('gg-min').value = state.min;
+    $('gg-colour').value = state.colour;
+    $('gg-colour-value').textContent = VALUE_NAME;
     showParams();
     policy.addEventListener('change', function () {
       state.policy = parseInt(policy.value, 10);
       timed(function () { if (state.sel >= 0) { details(state.sel); } return update(); });
     });
     $('gg-view').addEventListener('change', function () { setView($('gg-view').value); });
+    $('gg-colour').addEventListener('change', function () {
+      state.colour = $('gg-colour').value === 'value' ? 'value' : 'reach';
+      timed(update);
+    });
     group.addEventListener('change', function () { state.group = parseInt(group.value, 10); setView('group'); });
     [['gg-count', 'count', parseInt], ['gg-steps', 'steps', parseInt], ['gg-min', 'min', parseFloat]].forEach(function (c) {
       $(c[0]).addEventListener('change', function () {
