@@ -19,12 +19,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import networkx as nx
 import pytest
 
 from gamegraph import Policy, build, evaluate, solve
+from gamegraph.errors import InvalidArgumentError
 from gamegraph.games import pig_solitaire, pig_stakes
 from gamegraph.games.pig_solitaire import PigScore, PigTurns, turns
 from gamegraph.games.pig_stakes import PigStakes
+from gamegraph.interchange import from_networkx
+from gamegraph.propagate import propagate
+from gamegraph.simulate import simulate
 
 # -- Pig solitaire: fewest expected turns ---------------------------------------------
 
@@ -313,3 +318,89 @@ def test_pig_stakes_exact_agrees_with_the_pairwise_solver():
         assert state == "done" or value == expected[state], state
     assert best.start_value == Fraction(68807, 13644)
     assert holding == held_states(graph, best.policy) == set()  # to 12, always roll on
+
+
+# -- simulate and propagate agree with the solved values --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "games"),
+    [(PigTurns(100), 20_000), (PigScore(turns=5), 20_000), (PigStakes(12), 20_000)],
+    ids=["turns", "score", "stakes"],
+)
+def test_simulated_optimal_play_agrees_with_the_exact_value(rules, games):
+    graph = build(rules)
+    best = solve(graph, exact=not isinstance(rules, PigTurns))
+    played = simulate(graph, best.policy, games=games, seed=27)
+    low, high = played.interval()
+    assert played.unfinished == 0 and played.objective == graph.objective
+    assert low < float(best.start_value) < high
+    assert high - low < 0.1 * abs(float(best.start_value))  # the interval says something
+
+
+def test_the_score_distribution_of_five_turns_sums_to_one_with_the_solved_mean():
+    graph = build(PigScore(turns=5))
+    best = solve(graph, exact=True)
+    run = propagate(graph, best.policy, exact=True)
+    assert run.expected_value == best.start_value
+    spread = run.score_distribution()
+    assert spread.tail == 0 and spread.total == 1
+    assert spread.mean() == best.start_value == Fraction(2461516015, 60466176)
+    # At 20 rolling ties with holding and the solve takes the first option, roll, so
+    # the optimal policy holds from 21. Nothing banked: all five turns throw a 1 first
+    # (q[t], the chance of a 1 before 21 from turn total t).
+    q = {t: Fraction(0) for t in range(21, 27)}
+    for t in range(20, -1, -1):
+        q[t] = Fraction(1, 6) + sum(q[t + face] for face in range(2, 7)) / 6
+    assert spread.scores[0] == 0 and spread.probability(0) == q[0] ** 5
+    assert spread.scores[-1] == 5 * 26  # five holds at 20 + 6
+
+
+# -- a game brought from networkx with rewards ------------------------------------------
+
+
+def keep_or_throw_again():
+    """Throw a die for 1/3 of a point, then keep its face as points or throw again.
+
+    Keeping from k up is worth V with V = -1/3 + ((k - 1) V + k + ... + 6) / 6: 13/3 for
+    k = 4, 9/2 for k = 5 and 4 for k = 6, so keep a 5 or a 6 and V = 9/2.
+    """
+    g = nx.DiGraph(objective="score")
+    for face in range(1, 7):
+        g.add_edge("throw", face, probability="1/6", reward="-1/3")
+        g.add_edge(face, "kept", probability=1, outcome="face", reward=face, move=0)
+        g.add_edge(face, "throw", probability=1, outcome="face", move=1)
+    return g
+
+
+def keep_value_by_iteration():
+    """The same game's value by value iteration in floats (to 1e-15)."""
+    v = 0.0
+    while True:
+        new = -1 / 3 + sum(max(face, v) for face in range(1, 7)) / 6
+        if abs(new - v) < 1e-15:
+            return new
+        v = new
+
+
+def test_a_networkx_graph_with_rewards_solves_to_its_value():
+    graph = from_networkx(keep_or_throw_again(), "throw")
+    assert graph.objective == "score"
+    exact = solve(graph, exact=True)
+    assert exact.start_value == Fraction(9, 2)
+    assert [exact.value(face) for face in range(1, 7)] == [Fraction(9, 2)] * 4 + [5, 6]
+    floats = solve(graph)
+    assert float(floats.start_value) == pytest.approx(keep_value_by_iteration(), abs=1e-12)
+    assert float(floats.start_value) == pytest.approx(4.5, abs=1e-12)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="interchange.NetworkxRules.outcomes checks only a node's first out-edge for "
+    "unread attributes (unread becomes '' after it, not None); reported in issue 27",
+)
+def test_a_misspelt_reward_on_any_edge_is_refused():
+    g = keep_or_throw_again()  # "throw" -> 6 is the sixth edge out of "throw"
+    g.edges["throw", 6]["rewrad"] = g.edges["throw", 6].pop("reward")
+    with pytest.raises(InvalidArgumentError, match="rewrad"):
+        from_networkx(g, "throw")
