@@ -19,6 +19,11 @@ layer: stuck there (lost), or at a terminal state (won with the terminal's value
 
 For every policy ``sum(lost) + sum(won) == 1``, and ``sum(won)`` is the policy's win
 probability (the start value of :func:`gamegraph.solve.evaluate`).
+
+Games are won and lost only under the ``win`` objective: a score or margin game is
+refused, with a pointer to what measures it (its value under a policy from
+:func:`gamegraph.solve.evaluate`, where its games go from
+:func:`gamegraph.propagate.propagate`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from .._tables import Table
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph
 from ..propagate import propagate
+from ..values import objective_of, value_name
 from .policies import as_policies
 
 
@@ -212,8 +218,9 @@ def layer_summary(
     Raises
     ------
     InvalidArgumentError
-        A game without layers, with moves that do not go up a layer, or that passes the
-        turn; no policies, or something that is not a Policy.
+        A score or margin game (nothing is won or lost there), a game without layers,
+        with moves that do not go up a layer, or that passes the turn; no policies, or
+        something that is not a Policy.
 
     Examples
     --------
@@ -237,6 +244,14 @@ def layer_summary(
     >>> print(summary.table("hilo").to_text().splitlines()[3])
     hilo                1         9   9  100.0000 %    0.3086 %    0.0000 %
     """
+    objective = objective_of(graph)
+    if objective != "win":
+        raise InvalidArgumentError(
+            f"layer_summary counts games won and lost, and {graph.rules.name!r} is valued "
+            f"by its {value_name(graph)} (objective {objective!r}): its value under a "
+            "policy is gamegraph.evaluate(graph, policy).start_value, and where its games "
+            "go, gamegraph.propagate(graph, policy)"
+        )
     layers = _check_layered(graph)
     named = as_policies(graph, policies)
     if not named:

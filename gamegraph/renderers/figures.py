@@ -7,6 +7,7 @@ import io
 from .._extras import require
 from .._files import check_output, write_atomic
 from ..errors import InvalidArgumentError
+from ..values import VALUE_NAMES
 from ._colours import BLUE, OPTIMAL, POLICY_CYCLE, POLICY_LINESTYLES, POLICY_MARKERS
 
 matplotlib = require("matplotlib", "drawing a figure")
@@ -162,16 +163,23 @@ def _small_fonts(ax) -> None:
     ax.tick_params(labelsize=8)
 
 
-def policy_bars(rows, *, title: str, published: dict | None = None, ax=None):
-    """Horizontal bars of each policy's win percentage, published figures marked.
+def policy_bars(
+    rows, *, title: str, published: dict | None = None, ax=None, value_name: str | None = None
+):
+    """Horizontal bars of each policy's value: its win percentage, published figures
+    marked, or in a score or margin game its expected score or margin.
 
     ``rows`` are :class:`gamegraph.analysis.PolicyResult`; ``published`` maps a policy
-    name to its published percentage. With ``ax=`` the bars go into the caller's Axes
-    and its figure is returned; otherwise a new :class:`StaticFigure` (7 in wide).
+    name to its published figure (a percentage for a win game). ``value_name`` names a
+    score or margin on the axis (default :data:`gamegraph.values.VALUE_NAMES`' name of the
+    rows' objective). With ``ax=`` the bars go into the caller's Axes and its figure is
+    returned; otherwise a new :class:`StaticFigure` (7 in wide).
     """
     figure, axes = figure_and_axes(ax, figsize=(7, 0.45 * len(rows) + 1.2))
     names = [row.name for row in rows]
-    values = [row.percent for row in rows]
+    objective = getattr(rows[0], "objective", "win") if rows else "win"
+    winning = objective == "win"
+    values = [row.percent if winning else float(row.value) for row in rows]
     # The optimum: black and hatched, the others blue (a cue besides colour for print).
     optimal = [name == "optimal" for name in names]
     bars = axes.barh(names, values, color=[OPTIMAL if o else BLUE for o in optimal])
@@ -183,7 +191,8 @@ def policy_bars(rows, *, title: str, published: dict | None = None, ax=None):
             else:
                 bar.set_edgecolor("white")
     for y, value in enumerate(values):
-        axes.text(value, y, f" {value:.4f} %", va="center", fontsize=9)
+        text = f" {value:.4f} %" if winning else f" {value:.6g} "
+        axes.text(value, y, text, va="center", fontsize=9, ha="left" if value >= 0 else "right")
     if published:
         marks = [(y, float(published[name])) for y, name in enumerate(names) if name in published]
         axes.scatter(
@@ -197,8 +206,14 @@ def policy_bars(rows, *, title: str, published: dict | None = None, ax=None):
         )
         axes.legend(loc="upper right")
     axes.invert_yaxis()
-    axes.set_xlabel("win probability (%)")
-    axes.set_xlim(0, max(values) * 1.25)
+    if winning:
+        axes.set_xlabel("win probability (%)")
+        axes.set_xlim(0, max(values) * 1.25)
+    else:
+        axes.set_xlabel(value_name or VALUE_NAMES[objective])
+        low, high = min(0.0, *values), max(0.0, *values)
+        pad = 0.25 * ((high - low) or 1.0)
+        axes.set_xlim(low - (pad if low < 0 else 0), high + (pad if high > 0 else 0))
     axes.set_title(title)
     return figure
 
