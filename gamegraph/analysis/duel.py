@@ -16,7 +16,12 @@ the combined policy takes A's choices at seat 0 and B's at seat 1, and the ordin
 with :math:`v` the seated graph's values under the combined policy (the probability that
 the player to move wins, as everywhere in the library). The rules are not touched: the
 seated graph is made from the game's arrays with numpy, twice the states, outcomes and
-options, and its states are ``(state, seat)`` pairs made on demand.
+options (rewards too), and its states are ``(state, seat)`` pairs made on demand.
+
+A margin game (:attr:`gamegraph.rules.Rules.objective` ``"margin"``) is duelled the same
+way, its values are A's expected margin instead, and B moving first leaves A
+:math:`-v(\text{start}, 1)`: in general :math:`c - v`, with :math:`c` the pass constant
+(:func:`gamegraph.values.pass_constant`).
 
 Examples
 --------
@@ -51,6 +56,7 @@ from ..policy import Policy
 from ..rules import Option, Outcome, Rules
 from ..simulate import SimulationResult, simulate
 from ..solve import Solution, evaluate
+from ..values import value_name
 
 __all__ = [
     "DuelResult",
@@ -87,6 +93,10 @@ class Seated(Rules):
     def __init__(self, rules):
         self.rules = rules
         self.name = getattr(rules, "name", "game")
+        self.objective = getattr(rules, "objective", "win")
+        named = getattr(rules, "value_name", None)
+        if isinstance(named, str) and named:
+            self.value_name = named
 
     def start(self):
         return (self.rules.start(), 0)
@@ -103,7 +113,7 @@ class Seated(Rules):
             Outcome(
                 outcome.probability,
                 tuple(
-                    Option((o.target, seat ^ bool(o.passes)), o.move, o.passes)
+                    Option((o.target, seat ^ bool(o.passes)), o.move, o.passes, o.reward)
                     for o in outcome.options
                 ),
             )
@@ -204,6 +214,12 @@ def seated_graph(graph: StateGraph) -> StateGraph:
             **graph.terminal_exact,
             **{i + n: v for i, v in graph.terminal_exact.items()},
         },
+        objective=graph.objective,
+        option_reward=None if graph.option_reward is None else np.tile(graph.option_reward, 2),
+        reward_exact={
+            **graph.reward_exact,
+            **{j + m: r for j, r in graph.reward_exact.items()},
+        },
     )
 
 
@@ -247,8 +263,9 @@ class DuelResult:
         Policy A and policy B.
     solution : Solution
         The seated graph (:attr:`Solution.graph`) evaluated under A's choices at seat 0 and
-        B's at seat 1: ``solution.values[s * n + i]`` is the probability that the player to
-        move at state ``i``, seat ``s``, wins.
+        B's at seat 1: ``solution.values[s * n + i]`` is the value to the player to move at
+        state ``i``, seat ``s``: the probability of winning, or the expected margin in a
+        margin game.
     """
 
     graph: StateGraph
@@ -261,42 +278,51 @@ class DuelResult:
         return self.solution.exact
 
     @property
+    def objective(self) -> str:
+        """The game's objective: ``"win"`` or ``"margin"``."""
+        return self.graph.objective
+
+    @property
     def names(self) -> tuple[str, str]:
         """The two policies' names (suffixed A and B when they are the same)."""
         return _names(self.first, self.second)
 
     def value(self, state=None, mover: int = 0):
-        """The probability that the first policy (A) wins from ``state`` (default: the start)
-        with ``mover`` to move: 0 for A's player, 1 for B's. A Fraction when exact, else a
-        float.
+        """The first policy's (A's) value from ``state`` (default: the start) with
+        ``mover`` to move, 0 for A's player, 1 for B's: the probability that A wins, or
+        A's expected margin in a margin game. A Fraction when exact, else a float.
         """
         mover = check_int(mover, "mover", low=0, high=1)
         i = self.graph.start if state is None else self.graph.state_number(state)
         v = self.solution.values[mover * self.graph.n_states + i]
         v = v if self.exact else float(v)
-        return v if mover == 0 else (Fraction(1) if self.exact else 1.0) - v
+        c = self.graph.pass_constant
+        return v if mover == 0 else (Fraction(c) if self.exact else float(c)) - v
 
     @property
     def moving_first(self):
-        """A's win probability when A moves first from the start."""
+        """A's value (win probability or expected margin) when A moves first."""
         return self.value(None, 0)
 
     @property
     def moving_second(self):
-        """A's win probability when B moves first from the start."""
+        """A's value (win probability or expected margin) when B moves first."""
         return self.value(None, 1)
 
     @property
     def alternating(self):
-        """A's win probability when each side moves first in half of the games."""
+        """A's value when each side moves first in half of the games."""
         return (self.moving_first + self.moving_second) / 2
 
     def table(self) -> Table:
         """Who wins, by who moves first: one row per seat order and one for alternating.
 
-        Probabilities are Fractions when the duel was exact, A's then also in percent.
+        Probabilities are Fractions when the duel was exact, A's then also in percent. In
+        a margin game: each side's expected margin (B's is minus A's).
         """
         a, b = self.names
+        if self.objective != "win":
+            return _margin_table(self.graph, a, b, self.moving_first, self.moving_second)
         one = Fraction(1) if self.exact else 1.0
         rows = [
             (who, p, one - p, 100 * float(p))[: 4 if self.exact else 3]
@@ -328,10 +354,30 @@ class DuelResult:
     def __repr__(self) -> str:
         a, b = self.names
         kind = "exact" if self.exact else "float"
+        what = "wins" if self.objective == "win" else "expects a margin of"
         return (
-            f"<DuelResult {a} vs {b}: {a} wins {float(self.moving_first):.6f} moving first, "
+            f"<DuelResult {a} vs {b}: {a} {what} {float(self.moving_first):.6f} moving first, "
             f"{float(self.moving_second):.6f} moving second ({kind})>"
         )
+
+
+def _margin_table(graph, a, b, first, second) -> Table:
+    """A margin duel's table: each side's expected margin by who moves first (and A's as a
+    float beside exact values).
+    """
+    name = value_name(graph)
+    exact = isinstance(first, Fraction)
+    rows = [
+        (who, p, -p, float(p))[: 4 if exact else 3]
+        for who, p in ((a, first), (b, second), ("either", (first + second) / 2))
+    ]
+    columns = ("moves first", f"{a}: {name}", f"{b}: {name}", f"{a} (float)")
+    return Table(
+        columns[: 4 if exact else 3],
+        rows,
+        title=f"{getattr(graph.rules, 'name', 'game')}: {a} against {b}",
+        notes=("either: each player moves first in half of the games",),
+    )
 
 
 def duel(
@@ -354,8 +400,8 @@ def duel(
     Returns
     -------
     DuelResult
-        A's win probability moving first and moving second, and the values of every
-        seated state.
+        A's win probability (a margin game: A's expected margin) moving first and moving
+        second, and the values of every seated state.
 
     Examples
     --------
@@ -394,34 +440,49 @@ class DuelSimulation:
     first_moves : SimulationResult
         The games where A moved first (its ``wins`` are A's).
     second_moves : SimulationResult
-        The games where B moved first (its ``wins`` are B's).
+        The games where B moved first (its ``wins`` are B's; in a margin game its mean is
+        B's margin).
+    value_name : str
+        What the values are called ("win probability", "expected margin", the game's own).
     """
 
     game: str
     names: tuple[str, str]
     first_moves: SimulationResult
     second_moves: SimulationResult
+    value_name: str = "win probability"
+
+    @property
+    def objective(self) -> str:
+        """The game's objective: ``"win"`` or ``"margin"``."""
+        return self.first_moves.objective
+
+    @property
+    def _constant(self) -> int:
+        return 1 if self.objective == "win" else 0
 
     @property
     def moving_first(self) -> float:
-        """A's win rate in the games where A moved first."""
+        """A's win rate (or mean margin) in the games where A moved first."""
         return self.first_moves.estimate
 
     @property
     def moving_second(self) -> float:
-        """A's win rate in the games where B moved first."""
-        return 1 - self.second_moves.estimate
+        """A's win rate (or mean margin) in the games where B moved first."""
+        return self._constant - self.second_moves.estimate
 
     def interval(self, mover: int = 0, confidence: float = 0.95) -> tuple[float, float]:
-        """Wilson interval for A's win probability with ``mover`` (0: A, 1: B) moving first."""
+        """The interval for A's win probability (Wilson) or expected margin (normal) with
+        ``mover`` (0: A, 1: B) moving first.
+        """
         mover = check_int(mover, "mover", low=0, high=1)
         if mover == 0:
             return self.first_moves.interval(confidence)
         low, high = self.second_moves.interval(confidence)
-        return (1 - high, 1 - low)
+        return (self._constant - high, self._constant - low)
 
     def table(self, confidence: float = 0.95) -> Table:
-        """A's win rate and its interval, by who moved first."""
+        """A's win rate (or mean margin) and its interval, by who moved first."""
         a, b = self.names
         rows = []
         for mover, who, result, rate in (
@@ -432,8 +493,9 @@ class DuelSimulation:
             rows.append((who, result.finished, rate, f"[{low:.4f}, {high:.4f}]"))
         notes = [note for note in (self.first_moves.note, self.second_moves.note) if note]
         seeds = f"seeds {self.first_moves.seed}, {self.second_moves.seed}"
+        what = f"{a} wins" if self.objective == "win" else f"{a}: {self.value_name}"
         return Table(
-            ("moves first", "games", f"{a} wins", f"{100 * confidence:g} % interval"),
+            ("moves first", "games", what, f"{100 * confidence:g} % interval"),
             rows,
             title=f"{self.game}: {a} against {b}, Monte Carlo ({seeds})",
             notes=tuple(notes),
@@ -447,8 +509,9 @@ class DuelSimulation:
 
     def __repr__(self) -> str:
         a, b = self.names
+        what = "wins" if self.objective == "win" else "expects a margin of"
         return (
-            f"<DuelSimulation {a} vs {b}: {a} wins {self.moving_first:.4f} moving first, "
+            f"<DuelSimulation {a} vs {b}: {a} {what} {self.moving_first:.4f} moving first, "
             f"{self.moving_second:.4f} moving second>"
         )
 
@@ -513,4 +576,5 @@ def simulate_duel(
         names=_names(a, b),
         first_moves=results[0],
         second_moves=results[1],
+        value_name=value_name(graph),
     )

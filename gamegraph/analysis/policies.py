@@ -1,8 +1,9 @@
 """Policies measured against each other and against the optimum.
 
-:func:`compare` says, outcome by outcome, how much win probability a policy gives up
-against a solved game; :func:`compare_policies` evaluates several named agents and the
-optimum side by side.
+:func:`compare` says, outcome by outcome, how much value a policy gives up against a
+solved game; :func:`compare_policies` evaluates several named agents and the optimum side
+by side. Values are in the game's objective (:mod:`gamegraph.values`): win probabilities,
+expected scores or expected margins, and the tables say which.
 
 Every function of :mod:`gamegraph.analysis` that takes a policy takes the same things
 (:func:`as_policy` for one, :func:`as_policies` for several):
@@ -32,7 +33,7 @@ from ..graph import StateGraph
 from ..policy import Agent, MarkovChain, Policy
 from ..propagate import Propagation, propagate
 from ..solve import Solution, evaluate, solve
-from ..values import passing_value
+from ..values import option_worths, value_name
 
 #: What a policy argument may be, for error messages.
 ACCEPTED = (
@@ -181,8 +182,9 @@ class PolicyComparison:
     Attributes
     ----------
     loss : ndarray
-        For every outcome, how much win probability the policy's choice gives up against
-        the best option (0 where it picks a best option or has no choice).
+        For every outcome, how much value the policy's choice gives up against the best
+        option (0 where it picks a best option or has no choice): the difference of the
+        two options' worths (:func:`gamegraph.values.option_worths`: rewards included).
     differs : ndarray of bool
         Outcomes where the policy's choice differs from the solution's, ties included.
     """
@@ -194,8 +196,17 @@ class PolicyComparison:
 
     @property
     def suboptimal(self) -> np.ndarray:
-        """Outcomes where the policy's choice is strictly worse than the best one."""
-        return self.loss > (0 if self.solution.exact else 1e-12)
+        """Outcomes where the policy's choice is strictly worse than the best one (in
+        floats: by more than 1e-12, times the size of the values in a score or margin
+        game).
+        """
+        if self.solution.exact:
+            return self.loss > 0
+        tol = 1e-12
+        values = self.solution.values
+        if self.solution.graph.objective != "win" and len(values):
+            tol *= max(1.0, float(np.max(np.abs(values))))
+        return self.loss > tol
 
     def suboptimal_states(self) -> np.ndarray:
         """States with at least one outcome where the policy gives up value."""
@@ -217,8 +228,9 @@ class PolicyComparison:
         )
 
     def start_loss(self):
-        """Win probability the policy gives up at the start: the optimum's start value
-        minus the policy's (one evaluation of the policy, cached).
+        """Value the policy gives up at the start (win probability, expected score or
+        expected margin): the optimum's start value minus the policy's (one evaluation
+        of the policy, cached).
         """
         if not hasattr(self, "_start_loss"):
             mine = evaluate(self.solution.graph, self.policy, exact=self.solution.exact)
@@ -236,9 +248,10 @@ class PolicyComparison:
             ("choices that give up value", int(np.count_nonzero(self.suboptimal))),
             ("positions that give up value", int(np.count_nonzero(self.suboptimal_states()))),
             ("largest loss at one choice", max(self.loss, default=0)),
-            ("win probability lost at the start", self.start_loss()),
-            ("lost at the start, in percentage points", 100 * float(self.start_loss())),
+            (f"{value_name(graph)} lost at the start", self.start_loss()),
         ]
+        if graph.objective == "win":
+            rows.append(("lost at the start, in percentage points", 100 * float(self.start_loss())))
         return Table(("", "value"), rows, title=f"{self._name()} against the optimum")
 
     def _name(self) -> str:
@@ -288,8 +301,7 @@ def compare(solution: Solution, policy: Policy) -> PolicyComparison:
     graph = solution.graph
     policy.check(graph)
     values = solution.values
-    one = Fraction(1) if solution.exact else 1.0
-    q = passing_value(values[graph.option_target], graph.option_passes, one)
+    q = option_worths(graph, values)
     mine = solution.policy.chosen_option(graph)
     theirs = policy.chosen_option(graph)
     alive = theirs >= 0
@@ -302,29 +314,61 @@ def compare(solution: Solution, policy: Policy) -> PolicyComparison:
 
 @dataclass(frozen=True)
 class PolicyResult:
-    """One row of a comparison: a policy and the start player's win probability under it."""
+    """One row of a comparison: a policy and the start value under it.
+
+    Attributes
+    ----------
+    name : str
+    policy : Policy
+    value : Fraction or float
+        The start value for the player who moves first, in the game's objective: the win
+        probability, the expected score or the expected margin.
+    objective : str
+        ``"win"``, ``"score"`` or ``"margin"``.
+    """
 
     name: str
     policy: Policy
-    win: Fraction | float
+    value: Fraction | float
+    objective: str = "win"
+
+    @property
+    def win(self) -> Fraction | float:
+        """The win probability: :attr:`value` of a win game (InvalidArgumentError for a
+        score or margin game, whose value is no probability).
+        """
+        self._check_win("win")
+        return self.value
 
     @property
     def percent(self) -> float:
-        return 100 * float(self.win)
+        """The win probability in percent (win games only, as :attr:`win`)."""
+        self._check_win("percent")
+        return 100 * float(self.value)
+
+    def _check_win(self, what: str) -> None:
+        if self.objective != "win":
+            raise InvalidArgumentError(
+                f"{what} is for win games; {self.name!r} is valued in a {self.objective} "
+                "game: read .value"
+            )
 
     def as_dict(self) -> dict:
-        win = (
-            f"{self.win.numerator}/{self.win.denominator}"
-            if isinstance(self.win, Fraction)
-            else float(self.win)
+        value = (
+            f"{self.value.numerator}/{self.value.denominator}"
+            if isinstance(self.value, Fraction)
+            else float(self.value)
         )
-        return {"win": win, "percent": self.percent}
+        if self.objective != "win":
+            return {"value": value, "objective": self.objective}
+        return {"win": value, "percent": self.percent}
 
 
 class PolicyTable(list):
     """The rows of :func:`compare_policies` (a list of :class:`PolicyResult`) that display
-    as a table: each policy's win probability, exact where it was solved exactly, and in
-    percent.
+    as a table: each policy's start value, exact where it was solved exactly; in a win
+    game the win probability and in percent, in a score or margin game the expected score
+    or margin under the game's own name for it (:func:`gamegraph.values.value_name`).
 
     Examples
     --------
@@ -341,13 +385,23 @@ class PolicyTable(list):
     """
 
     title = ""
+    #: What the values are called (a table's column), and whether they are win chances.
+    value_name = "win probability"
+    objective = "win"
 
     def table(self, title: str | None = None) -> Table:
-        """The rows as a :class:`~gamegraph._tables.Table`: policy, win probability, percent."""
+        """The rows as a :class:`~gamegraph._tables.Table`: policy, win probability and
+        percent (a win game) or policy and value (score and margin games).
+        """
+        title = self.title if title is None else title
+        if self.objective != "win":
+            return Table(
+                ("policy", self.value_name), [(row.name, row.value) for row in self], title=title
+            )
         return Table(
-            ("policy", "win probability", "percent"),
-            [(row.name, row.win, row.percent) for row in self],
-            title=self.title if title is None else title,
+            ("policy", self.value_name, "percent"),
+            [(row.name, row.value, row.percent) for row in self],
+            title=title,
             formats={"percent": lambda value: f"{value:.4f} %"},
         )
 
@@ -364,10 +418,15 @@ class PolicyTable(list):
     def __repr__(self) -> str:
         if not self:
             return "<PolicyTable: no policies>"
-        best = max(self, key=lambda row: row.win)
+        best = max(self, key=lambda row: row.value)
+        shown = (
+            f"{best.percent:.4f} %"
+            if self.objective == "win"
+            else f"{self.value_name} {float(best.value):.6g}"
+        )
         return (
             f"<PolicyTable: {len(self)} {'policy' if len(self) == 1 else 'policies'}; "
-            f"best {best.name} {best.percent:.4f} %>"
+            f"best {best.name} {shown}>"
         )
 
 
@@ -389,14 +448,15 @@ def compare_policies(
     [('hilo2', 7.9855), ('optimal', 7.9987)]
     """
     rows = PolicyTable()
-    rows.title = f"{getattr(graph.rules, 'name', 'game').capitalize()}: win probability by policy"
+    rows.objective, rows.value_name = graph.objective, value_name(graph)
+    rows.title = f"{getattr(graph.rules, 'name', 'game').capitalize()}: {rows.value_name} by policy"
     if solution is None:
         solution = solve(graph, exact=exact)
     for name, policy in as_policies(graph, agents, solution=solution).items():
         if name != "optimal":
             value = evaluate(graph, policy, exact=exact).start_value
-            rows.append(PolicyResult(name, policy, value))
-    rows.append(PolicyResult("optimal", solution.policy, solution.start_value))
+            rows.append(PolicyResult(name, policy, value, graph.objective))
+    rows.append(PolicyResult("optimal", solution.policy, solution.start_value, graph.objective))
     return rows
 
 
@@ -457,13 +517,19 @@ class PolicyView:
 
     @property
     def title(self) -> str:
-        """A title for a diagram of this view: the game, the policy, and with reach its win
-        probability ("Jackpot: hilo (7.99 % wins)").
+        """A title for a diagram of this view: the game, the policy, and with reach its
+        value: the win probability ("Jackpot: hilo (7.99 % wins)"), or the expected score
+        or margin under the game's name for it ("... (expected score 4.25)").
         """
-        game = str(getattr(self.chain.graph.rules, "name", "game"))
+        graph = self.chain.graph
+        game = str(getattr(graph.rules, "name", "game"))
         text = f"{game[:1].upper()}{game[1:]}: {self.chain.policy.name or 'policy'}"
         if self.reach is not None:
-            text += f" ({100 * float(self.reach.win_probability):.2f} % wins)"
+            value = float(self.reach.expected_value)
+            if graph.objective == "win":
+                text += f" ({100 * value:.2f} % wins)"
+            else:
+                text += f" ({value_name(graph)} {value:.4g})"
         return text
 
     def __repr__(self) -> str:
@@ -486,8 +552,8 @@ def policy_view(
 
     ``policy`` is a Policy, an agent, a Solution or a name (:func:`as_policy`; the name
     ``"optimal"`` stands for ``optimal``'s policy). ``reach`` adds forward propagation of
-    the start state's probability; ``optimal``, a solved game, adds how much win
-    probability each of the policy's choices gives up.
+    the start state's probability; ``optimal``, a solved game, adds how much value (win
+    probability, expected score or margin) each of the policy's choices gives up.
 
     Examples
     --------

@@ -14,10 +14,14 @@ edges a pruned diagram keeps:
 
 :func:`decision_costs` prices a policy's mistakes against a solved game. For each outcome
 :math:`k` (a throw at state :math:`s_k` with probability :math:`p_k`) the policy's
-choice gives up :math:`\\ell_k` of win probability (:attr:`PolicyComparison.loss`); its
-cost is :math:`r(s_k)\\,p_k\\,\\ell_k`. Summed over every outcome the costs are exactly
-the difference between the optimal and the policy's start value (the performance
-difference identity, with :math:`r` the policy's own reach).
+choice gives up :math:`\\ell_k` of value (:attr:`PolicyComparison.loss`: win probability,
+expected score or expected margin, rewards included); its cost is
+:math:`r(s_k)\\,p_k\\,\\ell_k`. In a one-player game the costs add up exactly to the
+difference between the optimal and the policy's start value (the performance difference
+identity, with :math:`r` the policy's own reach). In a two-player game, where the same
+policy plays both sides, a cost counts against the player who makes the decision; the
+first player's start value changes by the first player's costs minus the other's,
+:math:`\\sum_k (r_0(s_k) - r_1(s_k))\\,p_k\\,\\ell_k` (:attr:`DecisionCost.net`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from ..errors import InvalidArgumentError
 from ..policy import MarkovChain
 from ..propagate import Propagation, propagate
 from ..solve import Solution, evaluate
+from ..values import value_name
 from .policies import PolicyComparison, as_policy, compare
 
 #: Most paths :func:`likely_paths` returns.
@@ -55,7 +60,8 @@ class GamePath:
         stopping at the last state (1 at a terminal state, else the chance of a throw
         that offers no move).
     won : bool
-        Whether it ends at a terminal state with a positive value.
+        Whether it ends at a terminal state with a positive value, in a ``"win"`` game
+        (always False in a score or margin game, where games are not won or lost).
     """
 
     states: tuple
@@ -183,7 +189,7 @@ def likely_paths(chain: MarkovChain, k: int = 10) -> Selection:
             states.append(previous)
             edges.append(e)
             s, r = previous, r_previous
-        won = bool(end_won and graph.terminal_value[states[0]] > 0)
+        won = bool(end_won and graph.objective == "win" and graph.terminal_value[states[0]] > 0)
         paths.append(GamePath(tuple(reversed(states)), tuple(reversed(edges)), p, won))
     share = sum((q.probability for q in paths), Fraction(0))
     states = sorted({s for q in paths for s in q.states})
@@ -299,9 +305,15 @@ class DecisionCost:
     probability : Fraction or float
         The chance of one of those throws at this position.
     reach : Fraction or float
-        The chance the policy reaches the position.
+        The chance the policy reaches the position (its expected visits, by either player).
     cost : Fraction or float
-        Win probability lost there: sum over the outcomes of reach x p x loss.
+        Value lost there by the player who decides (win probability, expected score or
+        margin): sum over the outcomes of reach x p x loss.
+    net : Fraction or float
+        What the decisions there change in the first player's start value: ``cost`` in a
+        one-player game; in a two-player game the first player's visits count positively
+        and the other player's negatively. The ``net`` of all rows adds up to the gap in
+        start value.
     """
 
     state: int
@@ -313,10 +325,16 @@ class DecisionCost:
     probability: Fraction | float
     reach: Fraction | float
     cost: Fraction | float = field(default=0)
+    net: Fraction | float = field(default=0)
 
 
-def outcome_costs(comparison: PolicyComparison, reach: Propagation) -> np.ndarray:
-    """reach(state) x p(outcome) x loss for every outcome; they add up to the value gap.
+def outcome_costs(
+    comparison: PolicyComparison, reach: Propagation, *, net: bool = False
+) -> np.ndarray:
+    """reach(state) x p(outcome) x loss for every outcome: the value each decision gives up
+    for the player who makes it. With ``net``, the first player's visits count positively
+    and the other player's negatively, and the costs add up to the gap in start value (in a
+    one-player game they do either way).
 
     ``reach`` must be the compared policy's propagation (exact for exact sums).
     """
@@ -325,7 +343,8 @@ def outcome_costs(comparison: PolicyComparison, reach: Propagation) -> np.ndarra
         reach.chain.policy.choice, comparison.policy.choice
     ):
         raise InvalidArgumentError("reach must be the propagation of the compared policy")
-    r = reach.reach_probability[graph.outcome_state]
+    visits = reach.reach[0] - reach.reach[1] if net else reach.reach_probability
+    r = visits[graph.outcome_state]
     if reach.exact:
         d = graph.denominator
         return np.array(
@@ -339,11 +358,12 @@ def outcome_costs(comparison: PolicyComparison, reach: Propagation) -> np.ndarra
 
 
 def decision_costs(comparison: PolicyComparison, reach: Propagation) -> list[DecisionCost]:
-    """The policy's decisions that give up win probability, costliest first.
+    """The policy's decisions that give up value, costliest first.
 
     Only outcomes where the policy's choice is strictly worse than the best count
     (ties cost nothing); they are grouped by position, the move taken and the better move.
-    Their costs add up to the difference in start value.
+    Their :attr:`~DecisionCost.net` costs add up to the difference in start value (so do
+    their costs in a one-player game).
 
     Examples
     --------
@@ -363,6 +383,8 @@ def decision_costs(comparison: PolicyComparison, reach: Propagation) -> list[Dec
     """
     graph = comparison.solution.graph
     costs = outcome_costs(comparison, reach)
+    two_sided = bool(np.any(reach.reach[1] != 0))
+    nets = outcome_costs(comparison, reach, net=True) if two_sided else costs
     taken = comparison.policy.chosen_option(graph)
     better = comparison.solution.policy.chosen_option(graph)
     r = reach.reach_probability
@@ -389,6 +411,7 @@ def decision_costs(comparison: PolicyComparison, reach: Propagation) -> list[Dec
                 probability=p,
                 reach=r[s],
                 cost=sum((costs[k] for k in ks), zero),
+                net=sum((nets[k] for k in ks), zero),
             )
         )
     rows.sort(key=lambda row: (-row.cost, row.state, row.taken_target, row.better_target))
@@ -403,7 +426,8 @@ class PolicyDiff:
     ----------
     name : str
     costs : list of DecisionCost
-        From :func:`decision_costs`, costliest first; they add up to :attr:`gap`.
+        From :func:`decision_costs`, costliest first; their ``net`` costs add up to
+        :attr:`gap`.
     value, optimum : Fraction or float
         The policy's and the optimal start value.
     graph : StateGraph
@@ -418,8 +442,24 @@ class PolicyDiff:
 
     @property
     def gap(self):
-        """Win probability the policy gives up from the start."""
+        """Value the policy gives up from the start (win probability, expected score or
+        expected margin).
+        """
         return self.optimum - self.value
+
+    @property
+    def _win(self) -> bool:
+        return self.graph is None or self.graph.objective == "win"
+
+    @property
+    def _value_name(self) -> str:
+        return "win probability" if self.graph is None else value_name(self.graph)
+
+    def _amount(self, x) -> str:
+        """A cost in words: wins per million games, or an amount of the game's value."""
+        if self._win:
+            return f"{1e6 * float(x):.1f} wins per million games"
+        return f"{float(x):.6g} of {self._value_name}"
 
     @property
     def positions(self) -> int:
@@ -429,20 +469,33 @@ class PolicyDiff:
     def __repr__(self) -> str:
         return (
             f"<PolicyDiff {self.name!r}: {len(self.costs)} decisions at {self.positions} "
-            f"positions cost {1e6 * float(self.gap):.1f} wins per million games>"
+            f"positions cost {self._amount(self.gap)}>"
         )
 
     def table(self, rows: int | None = None) -> Table:
         """The costliest ``rows`` decisions (all by default) as a table.
 
         Positions and moves are named by the rules (``label``, ``move_label``). Costs are
-        in wins per million games; they add up to the gap in start value.
+        in wins per million games in a win game, else in the game's value (expected score
+        or margin); in a one-player game they add up to the gap in start value.
         """
         graph = self.graph
         shown = self.costs if rows is None else self.costs[:rows]
         label, move = graph.label, graph.rules.move_label
+        scale, cost = (1e6, "per million") if self._win else (1, "cost")
+        name = self._value_name
+        if self._win:
+            note = (
+                "throws: the share of the throws at that position concerned; per million: "
+                "reach x throws x win probability given up, in wins per million games."
+            )
+        else:
+            note = (
+                "throws: the share of the throws at that position concerned; cost: "
+                f"reach x throws x {name} given up by the player deciding."
+            )
         return Table(
-            ("position", "throws", f"{self.name} takes", "better", "reach", "per million"),
+            ("position", "throws", f"{self.name} takes", "better", "reach", cost),
             [
                 (
                     label(row.state),
@@ -450,18 +503,15 @@ class PolicyDiff:
                     move(row.taken_move),
                     move(row.better_move),
                     float(row.reach),
-                    1e6 * float(row.cost),
+                    scale * float(row.cost),
                 )
                 for row in shown
             ],
             title=(
-                f"Where {self.name} gives up win probability: {len(self.costs)} decisions, "
-                f"{1e6 * float(self.gap):.1f} wins per million games in all"
+                f"Where {self.name} gives up {name}: {len(self.costs)} decisions, "
+                f"{self._amount(self.gap) if self._win else f'{float(self.gap):.6g}'} in all"
             ),
-            notes=(
-                "throws: the share of the throws at that position concerned; per million: "
-                "reach x throws x win probability given up, in wins per million games.",
-            ),
+            notes=(note,),
             digits=4,
         )
 
@@ -474,7 +524,8 @@ class PolicyDiff:
 
 
 def policy_diff(solution, policy, *, name: str | None = None) -> PolicyDiff:
-    """Where ``policy`` gives up win probability against the solved game, and what it costs.
+    """Where ``policy`` gives up value (win probability, expected score or margin) against
+    the solved game, and what it costs.
 
     ``policy`` is a Policy, an agent or a name (:func:`.policies.as_policy`):
     ``policy_diff(solution, AGENTS["hilo"])`` and ``policy_diff(solution, "hilo")`` are
