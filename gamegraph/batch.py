@@ -10,12 +10,18 @@ same flat arrays a :class:`~gamegraph.graph.StateGraph` holds::
                  probability outcome_weight[k] / denominator
     option j     belongs to outcome option_outcome[j]        (grouped, in order)
                  leads to code option_target[j], move option_move[j], passes option_passes[j]
+                 pays option_reward[j] to the mover (score and margin games)
 
 :func:`build_batch` explores from the roots a frontier at a time: it asks which codes
 are terminal, expands the others, numbers the targets it has not seen, and repeats with
 those. Every array is checked on the way (probabilities in (0, 1] that sum to exactly 1
-per state, grouping, move range), and a breach raises
+per state, grouping, move range, rewards), and a breach raises
 :class:`~gamegraph.errors.InvalidRulesError` naming the state by its label.
+
+A game's objective (:attr:`BatchRules.objective`, ``"win"`` by default; see
+:mod:`gamegraph.values`) is checked as :func:`gamegraph.build` checks it state by state:
+terminal values in [0, 1] and no rewards for ``"win"``; any finite terminal values and
+rewards for ``"score"`` and ``"margin"``; no option that passes the turn for ``"score"``.
 
 A game that knows a bound on its codes (``code_bound``: every code is in
 ``[0, code_bound)``) is numbered through a dense lookup table, the fastest way; without
@@ -52,7 +58,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from fractions import Fraction
 from functools import cached_property
-from math import lcm
+from math import isfinite, lcm
+from numbers import Rational, Real
 from typing import NamedTuple
 
 import numpy as np
@@ -61,6 +68,7 @@ from ._progress import progress_bar
 from .csr import expand_ranges, pointers
 from .errors import InvalidRulesError
 from .graph import PositionTable, StateGraph, terminal_arrays
+from .values import check_objective
 
 __all__ = ["BatchRules", "Expansion", "CodeTable", "build_batch", "DENSE_TABLE_LIMIT"]
 
@@ -80,6 +88,11 @@ class Expansion(NamedTuple):
     the outcomes and must be non-decreasing (an outcome without options is a throw that
     leaves the mover stuck). ``option_move`` defaults to -1 and ``option_passes`` to
     False for every option.
+
+    ``option_reward`` (None: every reward is 0) is what the mover gains by each option,
+    in games whose objective is ``"score"`` or ``"margin"``: ints, finite floats (each
+    taken at its exact binary value, as :class:`~gamegraph.rules.Option` takes them), or
+    an object array of ints and Fractions for rewards such as 1/3.
     """
 
     outcome_state: np.ndarray
@@ -89,9 +102,10 @@ class Expansion(NamedTuple):
     option_target: np.ndarray
     option_move: np.ndarray | None = None
     option_passes: np.ndarray | None = None
+    option_reward: np.ndarray | None = None
 
     @classmethod
-    def from_grid(cls, weights, denominator, targets, valid, moves=None, passes=None):
+    def from_grid(cls, weights, denominator, targets, valid, moves=None, passes=None, rewards=None):
         """An expansion where every state has the same outcomes, each with up to J options.
 
         Parameters
@@ -103,7 +117,7 @@ class Expansion(NamedTuple):
             Option j of outcome k of state i leads to ``targets[i, k, j]`` where
             ``valid[i, k, j]``; invalid slots are dropped (an outcome keeps its options in
             slot order, and may end up with none).
-        moves, passes : arrays of shape (m, K, J) or broadcastable to it, optional
+        moves, passes, rewards : arrays of shape (m, K, J) or broadcastable to it, optional
 
         Examples
         --------
@@ -129,11 +143,14 @@ class Expansion(NamedTuple):
                 f"got shape {weights.shape}"
             )
         try:
-            moves = None if moves is None else np.broadcast_to(moves, targets.shape)[valid]
-            passes = None if passes is None else np.broadcast_to(passes, targets.shape)[valid]
+            moves, passes, rewards = (
+                None if values is None else np.broadcast_to(values, targets.shape)[valid]
+                for values in (moves, passes, rewards)
+            )
         except ValueError:
             raise InvalidRulesError(
-                f"Expansion.from_grid: moves and passes must fit the targets' shape {targets.shape}"
+                "Expansion.from_grid: moves, passes and rewards must fit the targets' shape "
+                f"{targets.shape}"
             ) from None
         return cls(
             outcome_state=np.repeat(np.arange(m, dtype=np.int64), k),
@@ -143,6 +160,7 @@ class Expansion(NamedTuple):
             option_target=targets[valid],
             option_move=moves,
             option_passes=passes,
+            option_reward=rewards,
         )
 
 
@@ -150,12 +168,16 @@ class BatchRules(ABC):
     """The rules of a game stated on arrays of int64 state codes.
 
     Implement :meth:`start`, :meth:`terminal_values` and :meth:`expand`; set ``name`` and,
-    when the codes are known to lie in ``[0, code_bound)``, ``code_bound``. Readable
-    states are optional: :meth:`state` turns a code into the value shown in tables and
-    diagrams (the code itself by default), :meth:`code` goes back.
+    when the codes are known to lie in ``[0, code_bound)``, ``code_bound``; a game that is
+    not about winning sets ``objective`` and gives its options rewards
+    (``Expansion.option_reward``). Readable states are optional: :meth:`state` turns a code
+    into the value shown in tables and diagrams (the code itself by default), :meth:`code`
+    goes back.
     """
 
     name: str = "game"
+    #: What the values mean: ``"win"``, ``"score"`` or ``"margin"`` (:mod:`gamegraph.values`).
+    objective: str = "win"
     #: Every code is in [0, code_bound), or None if the game gives no bound.
     code_bound: int | None = None
     #: Number the states by ascending code (the start wherever its code falls) instead of
@@ -170,8 +192,9 @@ class BatchRules(ABC):
     @abstractmethod
     def terminal_values(self, codes: np.ndarray) -> np.ndarray:
         """For each code, the value of a terminal state for the player to move there (in
-        [0, 1]), or NaN where the game goes on. Values are taken at their exact binary
-        value (0, 1/2, 1 are exact); override :meth:`terminal_fraction` for others.
+        [0, 1] for a ``"win"`` game, any finite number for the others), or NaN where the
+        game goes on. Values are taken at their exact binary value (0, 1/2, 1 are exact);
+        override :meth:`terminal_fraction` for others.
         """
 
     @abstractmethod
@@ -320,12 +343,17 @@ class _Explorer:
         self.bound = getattr(rules, "code_bound", None)
         if self.bound is not None and (type(self.bound) is not int or self.bound < 1):
             raise InvalidRulesError(f"{rules.name}: code_bound must be a whole number >= 1")
+        self.objective = check_objective(
+            getattr(rules, "objective", "win"), f"{rules.name}: objective"
+        )
         self.numbering = _Numbering(self.bound, max_states)
         self.codes = []  # arrays of codes, in numbering order
         self.n = 0
         self.parts = []  # per chunk: (first state, live mask, expansion with numbered targets)
         self.denominator = 1
         self.terminal_exact = {}
+        self.n_options = 0  # options expanded so far
+        self.reward_exact = {}  # option number (in expansion order): exact reward, not 0
 
     def text(self, code):
         """The label of a code's state, for messages; never raises."""
@@ -433,23 +461,34 @@ class _Explorer:
                 f"{rules.name}: terminal_values gave shape {values.shape} for {len(codes)} codes"
             )
         terminal = ~np.isnan(values)
-        bad = terminal & ~((values >= 0) & (values <= 1))
+        if self.objective == "win":
+            bad = terminal & ~((values >= 0) & (values <= 1))
+            problem = 'is not in [0, 1] (the objective is "win")'
+        else:
+            bad = terminal & ~np.isfinite(values)
+            problem = "is not a finite number"
         if bad.any():
             i = int(np.argmax(bad))
-            self.fail(codes[i], "terminal_values", f"{float(values[i])!r} is not in [0, 1]")
+            self.fail(codes[i], "terminal_values", f"{float(values[i])!r} {problem}")
         for i in np.flatnonzero(terminal).tolist():
             self.terminal_exact[first + i] = rules.terminal_fraction(int(codes[i]), values[i])
         live = np.flatnonzero(~terminal)
         if not len(live):
             self.parts.append((first, len(codes), live, None))
             return np.zeros(0, dtype=np.int64)
-        expansion = self.checked(rules.expand(codes[live]), codes[live])
+        expansion, rewards = self.checked(rules.expand(codes[live]), codes[live])
+        if rewards is not None:
+            where, exact = rewards
+            self.reward_exact.update(zip((where + self.n_options).tolist(), exact, strict=True))
+        self.n_options += len(expansion.option_target)
         targets, fresh = self.number_new(expansion.option_target)
         self.parts.append((first, len(codes), live, expansion._replace(option_target=targets)))
         return fresh
 
-    def checked(self, e, codes) -> Expansion:
-        """The expansion with its arrays typed and every contract checked."""
+    def checked(self, e, codes) -> tuple[Expansion, tuple | None]:
+        """The expansion with its arrays typed and every contract checked, and its rewards
+        that are not 0 (:meth:`rewards`).
+        """
         rules, m = self.rules, len(codes)
         if not isinstance(e, Expansion):
             raise InvalidRulesError(f"{rules.name}: expand() must return an Expansion, not {e!r}")
@@ -526,6 +565,14 @@ class _Explorer:
                 raise InvalidRulesError(
                     f"{rules.name}: option_passes must be bools, one per option"
                 )
+        if self.objective == "score" and passes.any():
+            self.fail(
+                codes[state[owner[np.argmax(passes)]]],
+                "option passes",
+                "a score game has one player, so no option passes the turn (a two-player game "
+                'whose players trade points is a "margin" game)',
+            )
+        rewards = self.rewards(e.option_reward, owner.shape, lambda j: codes[state[owner[j]]])
         if denominator != self.denominator:
             common = lcm(self.denominator, denominator)
             if common >= 2**62:
@@ -544,7 +591,61 @@ class _Explorer:
                     )
             self.denominator = common
         weight = weight * (self.denominator // denominator)
-        return Expansion(state, weight, self.denominator, owner, target, move, passes)
+        return Expansion(state, weight, self.denominator, owner, target, move, passes), rewards
+
+    def rewards(self, reward, shape, code_of) -> tuple | None:
+        """The options' rewards that are not 0: (their positions, exact values), or None.
+
+        Checked as :func:`gamegraph.build` checks an :class:`~gamegraph.rules.Option`'s:
+        numbers (no bools), finite, none other than 0 in a ``"win"`` game. ``code_of(j)``
+        is the code of option j's state, for the message.
+        """
+        if reward is None:
+            return None
+        values = self.array(reward)
+        if values.shape != shape or values.dtype.kind not in "iufO":
+            raise InvalidRulesError(
+                f"{self.rules.name}: option_reward must hold one number per option (ints, "
+                f"floats, or an object array of ints and Fractions), not {values.dtype} of "
+                f"shape {values.shape}"
+            )
+        if values.dtype.kind == "f":
+            bad = ~np.isfinite(values)
+            if bad.any():
+                j = int(np.argmax(bad))
+                self.fail(
+                    code_of(j), "option reward", f"{float(values[j])!r} is not a finite number"
+                )
+        where = np.flatnonzero(values != 0)
+        if values.dtype.kind == "O":
+            exact = [self.exact_reward(values[j], code_of(j)) for j in where.tolist()]
+            kept = [r != 0 for r in exact]
+            where, exact = where[kept], [r for r, k in zip(exact, kept, strict=True) if k]
+        else:
+            distinct, inverse = np.unique(values[where], return_inverse=True)
+            number = int if values.dtype.kind in "iu" else float
+            fractions = [Fraction(number(v)) for v in distinct.tolist()]
+            exact = [fractions[i] for i in inverse.reshape(-1).tolist()]
+        if not len(where):
+            return None
+        if self.objective == "win":
+            j = int(where[0])
+            self.fail(
+                code_of(j),
+                "option reward",
+                f'{exact[0]}: a game whose objective is "win" has no rewards (its values are '
+                'chances to win); set the rules\' objective to "score" (one player) or '
+                '"margin" (two players, zero-sum)',
+            )
+        return where, exact
+
+    def exact_reward(self, value, code) -> Fraction:
+        """One reward of an object array, checked: an int, Fraction or finite float."""
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+            self.fail(code, "option reward", f"{value!r:.60} is not a number (an int or Fraction)")
+        if not isinstance(value, Rational) and not isfinite(float(value)):
+            self.fail(code, "option reward", f"{value!r} is not a finite number")
+        return Fraction(value)
 
     def assemble(self, start) -> StateGraph:
         n = self.n
@@ -574,7 +675,7 @@ class _Explorer:
         option_ptr = pointers(joined(option_counts, np.int64))
         targets, moves = joined(targets, np.int64), joined(moves, np.int32)
         passes = joined(passes, bool)
-        terminal_exact = self.terminal_exact
+        terminal_exact, reward_exact = self.terminal_exact, self.reward_exact
         if getattr(self.rules, "number_by_code", False) and (np.diff(codes) < 0).any():
             order = np.argsort(codes, kind="stable")  # new number -> old
             new = np.empty(n, dtype=np.int64)
@@ -587,6 +688,10 @@ class _Explorer:
             weights, targets = weights[outcomes], new[targets[options]]
             moves, passes = moves[options], passes[options]
             terminal_exact = {int(new[i]): v for i, v in terminal_exact.items()}
+            if reward_exact:  # options[new place] = old place
+                place = np.empty(len(options), dtype=np.int64)
+                place[options] = np.arange(len(options))
+                reward_exact = {int(place[j]): r for j, r in reward_exact.items()}
         terminal, terminal_value = terminal_arrays(n, terminal_exact)
         return StateGraph(
             rules=self.rules,
@@ -602,4 +707,6 @@ class _Explorer:
             terminal=terminal,
             terminal_value=terminal_value,
             terminal_exact=terminal_exact,
+            objective=self.objective,
+            reward_exact=reward_exact,
         )

@@ -493,3 +493,157 @@ def test_terminal_values_default_to_their_exact_binary_value():
     graph = build(Plain())
     assert graph.terminal_exact[1] == F(1 / 3) != F(1, 3)
     assert solve(graph, exact=True).start_value == F(1 / 3) / 2 + F(3, 8)
+
+
+# ---------------------------------------------------------------------------
+# Objectives and rewards
+# ---------------------------------------------------------------------------
+class PigTurnsGrid(BatchRules):
+    """Pig alone to ``goal`` in batch form, a throw first: -1 per turn (a score game).
+
+    Code ``score * goal + turn`` is a turn about to throw; ``goal**2`` is done. A 1 ends
+    the turn (reward -1); another face offers hold (reward -1) or going on, which is
+    only there while the total stays below the goal.
+    """
+
+    objective = "score"
+
+    def __init__(self, goal):
+        self.goal, self.name = goal, f"pig turns grid {goal}"
+        self.code_bound = goal * goal + 1
+
+    def start(self):
+        return 0
+
+    def terminal_values(self, codes):
+        return np.where(codes == self.goal**2, 0.0, np.nan)
+
+    def expand(self, codes):
+        g = self.goal
+        score, turn = codes // g, codes % g
+        faces = np.arange(1, 7)
+        total = (score + turn)[:, None] + faces  # (m, 6)
+        hold = np.where(total >= g, g * g, total * g)
+        hold[:, 0] = score * g  # a 1: the turn ends with nothing banked
+        go_on = score[:, None] * g + turn[:, None] + faces
+        targets = np.stack([hold, np.where(total < g, go_on, 0)], axis=2)
+        valid = np.stack([np.ones_like(total, bool), (total < g) & (faces > 1)], axis=2)
+        return Expansion.from_grid(
+            np.ones(6, np.int64), 6, targets, valid, moves=[0, 1], rewards=[-1, 0]
+        )
+
+
+class PigTurnsNatural(Rules):
+    """The same game state by state in Pig's natural form (roll or hold, then the die)."""
+
+    objective = "score"
+
+    def __init__(self, goal):
+        self.goal = goal
+
+    def start(self):
+        return ("roll", 0, 0)
+
+    def terminal_value(self, s):
+        return 0 if s[0] == "done" else None
+
+    def outcomes(self, s):
+        kind, score, turn = s
+        if kind == "choose":
+            total = score + turn
+            hold = ("done", 0, 0) if total >= self.goal else ("roll", total, 0)
+            going = (Option(("roll", score, turn)),) if total < self.goal else ()
+            return [Outcome(F(1), (Option(hold, reward=-1), *going))]
+        sixth = F(1, 6)
+        return [Outcome(sixth, (Option(("roll", score, 0), reward=-1),))] + [
+            Outcome(sixth, (Option(("choose", score, turn + f)),)) for f in range(2, 7)
+        ]
+
+
+@pytest.mark.parametrize("goal", [8, 12])
+def test_a_score_game_in_batch_form_solves_as_its_natural_form(goal):
+    batch = build(PigTurnsGrid(goal))
+    assert batch.objective == "score" and batch.has_rewards
+    # Every hold and every 1 costs a turn; going on costs nothing.
+    paying = sorted(batch.reward_exact)
+    assert set(batch.reward_exact.values()) == {-1}
+    assert set(batch.option_move[paying].tolist()) == {0}
+    assert set(batch.option_move[batch.option_reward == 0].tolist()) == {1}
+    natural = solve(build(PigTurnsNatural(goal)), exact=True).start_value
+    value = solve(batch, exact=True).start_value
+    assert value == natural == {8: F(-324, 209), 12: F(-1296, 697)}[goal]
+    assert solve(batch).start_value == pytest.approx(float(value), rel=1e-12)
+
+
+def test_rewards_follow_their_options_when_numbered_by_code():
+    class ByCode(PigTurnsGrid):
+        number_by_code = True
+
+    found, by_code = build(PigTurnsGrid(12)), build(ByCode(12))
+    assert by_code.states.codes.tolist() == sorted(found.states.codes.tolist())
+
+    def paid(graph):
+        source = graph.outcome_state[graph.option_outcome]
+        codes = graph.states.codes
+        return sorted(
+            (
+                int(codes[source[j]]),
+                int(codes[graph.option_target[j]]),
+                int(graph.option_move[j]),
+                r,
+            )
+            for j, r in graph.reward_exact.items()
+        )
+
+    assert paid(by_code) == paid(found) and len(paid(found)) > 100
+    assert solve(by_code, exact=True).start_value == F(-1296, 697)
+
+
+class CoinMargin(BatchRules):
+    """Two players trade thirds: heads pays the mover 1/3 and ends the game, tails passes
+    the turn. v = 1/2 (1/3) + 1/2 (-v): v = 1/9. The reward is an exact Fraction."""
+
+    name = "coin margin"
+    objective = "margin"
+    code_bound = 2
+
+    def start(self):
+        return 0
+
+    def terminal_values(self, codes):
+        return np.where(codes == 1, 0.0, np.nan)
+
+    def expand(self, codes):
+        m = len(codes)
+        return Expansion(
+            outcome_state=np.repeat(np.arange(m), 2),
+            outcome_weight=np.ones(2 * m, np.int64),
+            denominator=2,
+            option_outcome=np.arange(2 * m),
+            option_target=np.tile([1, 0], m),
+            option_passes=np.tile([False, True], m),
+            option_reward=np.array([F(1, 3), 0] * m, dtype=object),
+        )
+
+
+def test_a_margin_game_with_fraction_rewards_in_batch_form():
+    graph = build(CoinMargin())
+    assert graph.objective == "margin" and graph.reward_exact == {0: F(1, 3)}
+    assert solve(graph, exact=True).start_value == F(1, 9)
+    assert solve(graph).start_value == pytest.approx(1 / 9, abs=1e-15)
+
+
+def test_terminal_values_of_score_games_may_be_any_finite_number():
+    class Big(CoinMargin):
+        def terminal_values(self, codes):
+            return np.where(codes == 1, -12.5, np.nan)
+
+    # v = 1/2 (1/3 - 25/2) + 1/2 (-v): v = (1/3 - 25/2) / 3 = -73/18.
+    assert solve(build(Big()), exact=True).start_value == F(-73, 18)
+
+
+def test_from_grid_broadcasts_rewards():
+    e = Expansion.from_grid([1], 1, [[[3, 4]], [[5, 6]]], [[[True, True]], [[False, True]]],
+                            rewards=[F(1, 2), 0])  # fmt: skip
+    assert e.option_reward.tolist() == [F(1, 2), 0, 0]
+    assert Expansion.from_grid([1], 1, [[[3]]], [[[True]]]).option_reward is None

@@ -572,3 +572,78 @@ def test_empty_option_arrays_may_be_float_as_numpy_makes_them():
     )
     graph = build(rules)
     assert graph.n_states == 1 and graph.n_outcomes == 2 and graph.n_options == 0
+
+
+# ---------------------------------------------------------------------------
+# Objectives and rewards
+# ---------------------------------------------------------------------------
+def rewarded(reward, objective="margin", **attributes):
+    """The probe paying ``reward(codes)`` (or ``reward``) on its options."""
+    return Probe(setting(option_reward=reward), objective=objective, **attributes)
+
+
+def test_the_probe_with_rewards_builds_in_a_margin_game():
+    graph = build(rewarded(lambda codes: np.tile([0.5, -1], len(codes))))
+    assert graph.objective == "margin"
+    assert graph.reward_exact == dict(enumerate([Fraction(1, 2), -1] * 3))
+
+
+@pytest.mark.parametrize(
+    "reward, problem",
+    [
+        (
+            lambda c: np.tile([np.nan, 0.0], len(c)),
+            "option reward of state S0: nan is not a finite",
+        ),
+        (
+            lambda c: np.tile([0.0, np.inf], len(c)),
+            "option reward of state S0: inf is not a finite",
+        ),
+        (
+            lambda c: np.array([*(["x"] if c[0] == 2 else [0]), 0] * len(c), dtype=object),
+            "option reward of state S2: 'x' is not a number",
+        ),
+        (lambda c: np.array([True, False] * len(c), dtype=object), "True is not a number"),
+        (lambda c: np.array([None, 1] * len(c), dtype=object), "None is not a number"),
+        (lambda c: np.array([float("nan"), 1] * len(c), dtype=object), "nan is not a finite"),
+        (lambda c: np.tile([True, False], len(c)), "option_reward must hold one number per"),
+        (lambda c: np.tile(["1", "2"], len(c)), "option_reward must hold one number per"),
+        (lambda c: np.zeros(2 * len(c) + 1), "option_reward must hold one number per option"),
+        (lambda c: np.zeros((2 * len(c), 1)), "option_reward must hold one number per option"),
+        (lambda c: np.tile([1j, 0], len(c)), "option_reward must hold one number per option"),
+    ],
+)
+def test_rewards_that_are_not_finite_numbers_are_refused(reward, problem):
+    refused(rewarded(reward), problem)
+
+
+def test_a_reward_in_a_win_game_is_refused_naming_the_state():
+    rules = Probe(setting(option_reward=lambda c: np.where(c == 2, 1, 0).repeat(2)))
+    message = refused(rules, "option reward of state S2", 'objective is "win" has no rewards')
+    assert '"score" (one player) or "margin"' in message
+    # Rewards of 0 are no rewards: a win game may give them.
+    graph = build(Probe(setting(option_reward=lambda c: np.zeros(2 * len(c)))))
+    assert graph.reward_exact == {} and not graph.has_rewards
+
+
+def test_a_score_game_whose_option_passes_is_refused():
+    refused(Probe(objective="score"), "option passes of state S0", "no option passes the turn")
+
+
+def test_terminal_values_follow_the_objective():
+    big = {"terminal_values": lambda codes: np.where(codes == 3, 7.5, np.nan)}
+    refused(
+        Probe(**big), "terminal_values of state S3", '7.5 is not in [0, 1] (the objective is "win")'
+    )
+    assert build(Probe(objective="margin", **big)).terminal_exact == {3: Fraction(15, 2)}
+    infinite = {"terminal_values": lambda codes: np.where(codes == 3, -np.inf, np.nan)}
+    refused(
+        Probe(objective="margin", **infinite), "terminal_values of state S3", "-inf is not a finite"
+    )
+
+
+def test_an_unknown_objective_is_refused():
+    from gamegraph.errors import UnknownNameError
+
+    with pytest.raises(UnknownNameError, match="probe: objective.*'cash'.*win, score, margin"):
+        build(Probe(objective="cash"))
