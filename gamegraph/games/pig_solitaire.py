@@ -58,8 +58,8 @@ __all__ = [
 ROLL, HOLD, BUST = 0, 1, 2
 #: The terminal state: the goal is reached (PigTurns) or the last turn is over (PigScore).
 DONE = "done"
-#: The least expected number of turns to reach 100 alone, as Neller and Presser give it
-#: ("Practical Play of the Dice Game Pig", UMAP Journal 31(1), 2010), to 3 decimals.
+#: The least expected number of turns to reach 100 alone, Neller and Presser's published
+#: figure (to 3 decimals); the solve gives 12.5452323519554.
 PUBLISHED_TURNS_TO_100 = 12.545
 #: The expected number of turns to reach 100 holding at 20 (or at the goal), to 3 decimals;
 #: Neller's "Average Pig Turns" exercise simulates it as 12.634906 (1,000,000 games).
