@@ -6,8 +6,11 @@ states it reaches as gamegraph rules, so that any turn-based game with chance no
 perfect information gets the whole toolkit: solve, evaluate, propagate, draw. It needs
 the ``openspiel`` extra (``pip install "gamegraph[openspiel]"``).
 
-The mapping, to gamegraph's convention (a state's value is the probability that the
-player to move wins; an option that passes the turn is worth ``1 - v``):
+The mapping, to gamegraph's conventions (:mod:`gamegraph.values`). A game that pays only
+at the end becomes a ``"win"`` game (a state's value is the probability that the player to
+move wins; an option that passes the turn is worth ``1 - v``); a game that pays rewards
+along the way becomes a ``"score"`` game if it has one player and a ``"margin"`` game if
+it has two whose rewards are zero-sum (see *Rewards along the way* below):
 
 * a **decision node** becomes a :func:`~gamegraph.rules.decision` state: one certain
   outcome whose options are the legal actions, in OpenSpiel's order (``move`` is the
@@ -21,6 +24,23 @@ player to move wins; an option that passes the turn is worth ``1 - v``):
   utility ``u`` for that player, in ``[min_utility, max_utility]``, becomes the win
   probability ``(u - min) / (max - min)``;
 * an option passes the turn when the node it leads to belongs to another player.
+
+Rewards along the way
+---------------------
+A game whose reward model is ``REWARDS`` (OpenSpiel's ``state.rewards()`` after each
+transition, summing to ``state.returns()``) keeps its rewards on the options: the option
+from node ``s`` to child ``c`` carries ``c.rewards()[p]``, where ``p`` is the player ``s``
+belongs to (the nearest fraction with a denominator of at most :data:`MAX_DENOMINATOR`
+when that rounds to the same float, so 0.1 is 1/10; else the float's exact value), and a
+terminal node is worth 0 more. A state's value is then the expected total
+of the rewards still to come for the player it belongs to: with one player the graph's
+objective is ``"score"``; with two, whose utility must be zero-sum (each transition's
+rewards sum to 0, which is checked), ``"margin"``. :func:`openspiel_values` adds the
+returns already collected at the node standing for a key, which gives player 0's
+expected final return, what OpenSpiel's ``value_iteration`` computes; that one reads the
+returns at terminal nodes only, so the two agree where the state string determines the
+returns (a game that shows its scores), and ours is the one that counts every reward
+where it does not.
 
 States are keyed as OpenSpiel's own ``get_all_states(to_string=str)`` and
 ``value_iteration`` key them: a decision or terminal node by its ``str(state)`` (the
@@ -84,14 +104,18 @@ class OpenSpielRules(Rules):
     belongs to; :meth:`key` the graph's key of a ``pyspiel.State``.
     """
 
-    def __init__(self, game, start, outcomes, terminal, players, move_labels):
+    def __init__(
+        self, game, start, outcomes, terminal, players, move_labels, objective="win", past=None
+    ):
         self.game = game
         self.name = str(game)
+        self.objective = objective
         self._start = start
         self._outcomes = outcomes
         self._terminal = terminal
         self._players = players
         self._move_labels = move_labels
+        self._past = past or {}
         self.min_utility = Fraction(game.min_utility())
         self.max_utility = Fraction(game.max_utility())
 
@@ -120,6 +144,12 @@ class OpenSpielRules(Rules):
     def player(self, state) -> int:
         """The player ``state`` belongs to: the one to move, or who moved into it."""
         return self._players[state]
+
+    def past_return(self, state) -> float:
+        """Player 0's returns already collected at the node standing for ``state`` (0 in a
+        game that pays only at the end).
+        """
+        return self._past.get(state, 0.0)
 
     @staticmethod
     def key(state):
@@ -170,11 +200,16 @@ def _check_game(pyspiel, game):
         )
     if kind.chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC:
         refuse("its chance outcomes are sampled, not listed", "explicit chance outcomes")
-    if kind.reward_model != kinds.RewardModel.TERMINAL:
-        refuse("it pays rewards along the way", "games that pay only at the end")
     players = game.num_players()
     if players not in (1, 2):
         refuse(f"it has {players} players", "one- or two-player games")
+    if kind.reward_model != kinds.RewardModel.TERMINAL:
+        if players == 2 and kind.utility != kinds.Utility.ZERO_SUM:
+            refuse(
+                f"it pays rewards along the way and its utility is {kind.utility.name.lower()}",
+                "zero-sum games where two players trade rewards (a margin game)",
+            )
+        return
     low, high = game.min_utility(), game.max_utility()
     if not (math.isfinite(low) and math.isfinite(high) and low < high):
         refuse(f"its utility range [{low}, {high}] is empty or infinite", "a finite range")
@@ -188,6 +223,23 @@ def _check_game(pyspiel, game):
                 f"{game.utility_sum()}, so one player's win is not the other's loss",
                 "ranges with min + max = the utility sum",
             )
+
+
+def _objective(pyspiel, game) -> str:
+    """The objective of ``game``: "win" if it pays at the end, else "score" or "margin"."""
+    if game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL:
+        return "win"
+    return "score" if game.num_players() == 1 else "margin"
+
+
+def _reward(value: float) -> Fraction:
+    """A float reward as an exact number: the nearest fraction with a denominator of at
+    most :data:`MAX_DENOMINATOR` when that rounds to this very float (0.1 is 1/10), else
+    the float's own exact value.
+    """
+    exact = Fraction(value)
+    near = exact.limit_denominator(MAX_DENOMINATOR)
+    return near if float(near) == value else exact
 
 
 def _fractions(probabilities, where):
@@ -267,13 +319,38 @@ def _rules(game, root, nodes, players):
     """The walked nodes as :class:`OpenSpielRules` (outcomes made once per key)."""
     pyspiel = require("pyspiel", "reading an OpenSpiel game", "openspiel")
     key = OpenSpielRules.key
+    objective = _objective(pyspiel, game)
+    paying = objective != "win"
     low, high = Fraction(game.min_utility()), Fraction(game.max_utility())
     offset = game.num_distinct_actions()
     labels: dict[int, set] = {}
-    outcomes, terminal = {}, {}
+    outcomes, terminal, past = {}, {}, {}
+    rewards = {}  # float reward: exact
+
+    def option(child, move, player):
+        target = key(child)
+        passes = players[target] != player
+        if not paying:
+            return Option(target, move, passes)
+        paid = child.rewards()
+        if objective == "margin" and abs(paid[0] + paid[1]) > _FLOAT_SLACK * max(1.0, abs(paid[0])):
+            raise InvalidRulesError(
+                f"{game}: the rewards {list(paid)} after {child.history_str()} do not sum to "
+                "0, though the game says it is zero-sum"
+            )
+        r = paid[player]
+        if r not in rewards:
+            rewards[r] = _reward(r)
+        return Option(target, move, passes, rewards[r]) if r else Option(target, move, passes)
+
     for k, state in nodes.items():
         player = players[k]
+        if paying:
+            past[k] = float(state.returns()[0])
         if state.is_terminal():
+            if paying:
+                terminal[k] = Fraction(0)  # every reward is on the options
+                continue
             u = Fraction(state.player_return(player))
             terminal[k] = (u - low) / (high - low)
             continue
@@ -283,24 +360,24 @@ def _rules(game, root, nodes, players):
             exact = _fractions([p for _, p in chances], where)
             pairs = []
             for (action, _), p in zip(chances, exact):
-                target = key(state.child(action))
                 move = offset + action
                 text = state.action_to_string(pyspiel.PlayerId.CHANCE, action)
                 labels.setdefault(move, set()).add(text)
-                pairs.append((p, Option(target, move, players[target] != player)))
+                pairs.append((p, option(state.child(action), move, player)))
             outcomes[k] = throw(*pairs)
         else:
             options = []
             for action in state.legal_actions():
-                target = key(state.child(action))
                 labels.setdefault(action, set()).add(state.action_to_string(player, action))
-                options.append(Option(target, action, players[target] != player))
+                options.append(option(state.child(action), action, player))
             outcomes[k] = decision(*options)
     move_labels = {
         move: next(iter(texts)) if len(texts) == 1 else f"action {move}"
         for move, texts in labels.items()
     }
-    return OpenSpielRules(game, key(root), outcomes, terminal, players, move_labels)
+    return OpenSpielRules(
+        game, key(root), outcomes, terminal, players, move_labels, objective, past
+    )
 
 
 def from_openspiel(game, *, max_states=None, revisit=False, progress=None) -> StateGraph:
@@ -311,8 +388,10 @@ def from_openspiel(game, *, max_states=None, revisit=False, progress=None) -> St
     game : pyspiel.Game or str
         The game, or a game string for ``pyspiel.load_game`` such as
         ``"pig(winscore=10,horizon=20)"``. It must be sequential, of perfect information,
-        with listed chance outcomes and utilities paid at the end, and have one player or
-        two whose utilities are zero-sum or constant-sum.
+        with listed chance outcomes, and have one player or two. A game paying at the end
+        needs utilities that are zero-sum or constant-sum (between two players) and
+        becomes a ``"win"`` game; one paying rewards along the way becomes a ``"score"``
+        game (one player) or a ``"margin"`` game (two, zero-sum).
     max_states : int, optional
         Stop with InvalidRulesError past this many states (decision, chance and terminal
         nodes together); None means ``gamegraph.build.DEFAULT_MAX_STATES``.
@@ -330,7 +409,8 @@ def from_openspiel(game, *, max_states=None, revisit=False, progress=None) -> St
     -------
     StateGraph
         Its ``rules`` is an :class:`OpenSpielRules`; its states are OpenSpiel's state
-        strings, and :class:`ChanceNode` s.
+        strings, and :class:`ChanceNode` s; its ``objective`` is ``"win"``, ``"score"`` or
+        ``"margin"`` as above.
 
     Raises
     ------
@@ -342,8 +422,8 @@ def from_openspiel(game, *, max_states=None, revisit=False, progress=None) -> St
         For a game the mapping cannot express (the message names the property), a game
         string OpenSpiel cannot load, or a ``max_states`` that is not a whole number >= 1.
     InvalidRulesError
-        When chance probabilities are not fractions summing to 1, or the game has more
-        than ``max_states`` states.
+        When chance probabilities are not fractions summing to 1, a zero-sum game's
+        rewards do not sum to 0, or the game has more than ``max_states`` states.
 
     Examples
     --------
@@ -379,13 +459,19 @@ def _rules_of(solution) -> OpenSpielRules:
 
 def _player0(rules, state, value) -> float:
     value = float(value)
+    if rules.objective != "win":  # the rewards still to come, plus those collected
+        if rules.player(state) != 0:
+            value = -value
+        return rules.past_return(state) + value
     if rules.player(state) != 0:
         value = 1.0 - value
     return float(rules.min_utility + (rules.max_utility - rules.min_utility) * Fraction(value))
 
 
 def openspiel_value(solution, state) -> float:
-    """A state's value as OpenSpiel states it: for player 0, in the game's utilities.
+    """A state's value as OpenSpiel states it: for player 0, in the game's utilities (in a
+    game paying rewards along the way, player 0's expected final return: the returns
+    collected at the node standing for ``state`` plus those still to come).
 
     Parameters
     ----------
