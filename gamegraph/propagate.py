@@ -175,7 +175,9 @@ class Propagation:
         return ended
 
     def stuck_by_layer(self) -> list:
-        """Probability of being stuck (the game lost) in each layer of a layered game."""
+        """Probability of being stuck in each layer of a layered game (the game lost, in a
+        win game; ended with nothing more to collect, in a score game).
+        """
         layers = self.graph.layers
         if layers is None:
             raise InvalidArgumentError(
@@ -429,7 +431,10 @@ def score_distribution(
     that the game is still going is at most ``tail``, or after ``max_throws`` throws;
     that probability is reported as :attr:`ScoreDistribution.tail`, never spread over
     the scores. Every probability shown is then a lower bound, at most ``tail`` below
-    the true one.
+    the true one. In floats with a ``tail``, pairs whose chance is below a billionth of
+    it (divided by the pairs alive) are dropped into the tail too, which keeps far-off
+    scores of negligible chance from costing time (Pig alone to 100, the optimal policy:
+    114 scores in 434 throws, a few seconds).
 
     Parameters
     ----------
@@ -529,6 +534,7 @@ def score_distribution(
                 ended[k] = ended.get(k, 0) + m
 
     sign = np.array([1, -1], dtype=np.int64)
+    dropped = 0.0  # float mass left out before the end (counted in the tail)
     while True:
         state, side = node % n, node // n
         over = graph.terminal[state]
@@ -536,8 +542,10 @@ def score_distribution(
             record(key[over] + sign[side[over]] * terminal_key[state[over]], mass[over], d**throws)
             node, key, mass = node[~over], key[~over], mass[~over]
             state, side = state[~over], side[~over]
-        left = sum(mass.tolist(), 0)
-        left = Fraction(left, d**throws) if exact else left
+        if exact:
+            left = Fraction(sum(mass.tolist(), 0), d**throws)
+        else:
+            left = float(mass.sum()) + dropped
         if not len(node) or throws >= max_throws or (tail and left <= tail):
             break
         stuck = chain.stuck_weight[state]
@@ -551,17 +559,21 @@ def score_distribution(
         new_mass = mass[owner] * chain.edge_weight[edges]
         if not exact:
             new_mass = new_mass / d
-            alive = new_mass > 0
-            target, new_side, new_key, new_mass = (
-                a[alive] for a in (target, new_side, new_key, new_mass)
-            )
         throws += 1
         node, key, mass = _merge(new_side * n + target, new_key, new_mass, n, graph)
+        if not exact and len(mass):
+            # Pairs far below the tail (Pig to 100: chances under 1e-300) cost as much as
+            # the rest; they go to the tail instead, at most a billionth of it per throw
+            # (and with no tail, only the chances that underflowed to 0).
+            faint = mass < tail * 1e-9 / len(mass) if tail else mass <= 0
+            if faint.any():
+                dropped += float(mass[faint].sum())
+                node, key, mass = node[~faint], key[~faint], mass[~faint]
     scores = sorted(ended)
     return ScoreDistribution(
         scores=tuple(k // unit if unit == 1 else Fraction(k, unit) for k in scores),
         probabilities=tuple(ended[k] for k in scores),
-        tail=left if len(node) else (Fraction(0) if exact else 0.0),
+        tail=left if len(node) or dropped else (Fraction(0) if exact else 0.0),
         throws=throws,
         exact=exact,
         objective=objective,

@@ -506,7 +506,8 @@ class PolicyView:
         With ``reach``: the probability that a game makes each chain edge's move
         (:func:`edge_flow`).
     lost : ndarray or None
-        With ``reach``: the probability that the game is lost (stuck) at each state.
+        With ``reach``: the probability that the game ends stuck at each state (a throw
+        with no option: lost, in a win game).
     """
 
     chain: MarkovChain
