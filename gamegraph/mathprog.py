@@ -310,6 +310,12 @@ class _Program:
 def _check_graph(graph):
     if not isinstance(graph, StateGraph):
         raise InvalidArgumentError(f"graph must be a StateGraph, got {type(graph).__name__}")
+    if graph.objective != "win":
+        raise InvalidArgumentError(
+            f"the programs cross-check win chances, and this graph's objective is "
+            f"{graph.objective!r} (its values are not bounded to [0, 1], so 1 is no big M); "
+            "solve it with gamegraph.solve, and cross-check with gamegraph.simulate"
+        )
     u = graph.terminal_value[graph.terminal]
     if len(u) and (u.min() < 0 or u.max() > 1):
         raise InvalidArgumentError(

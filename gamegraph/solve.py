@@ -51,11 +51,12 @@ from ._progress import progress_bar
 from ._tables import Table
 from ._threads import limit_blas
 from .errors import ConvergenceError, NonTerminatingGameError, UnknownNameError
+from .exact_cost import LIMIT_SECONDS, check_exact_cost
 from .graph import StateGraph, expand_ranges
 from .linear import solve_sparse
 from .policy import Policy
 from .structure import can_end, ending_choice, name_states, sure_to_end
-from .values import first_best, passing_value
+from .values import first_best, option_worths, passing_value, value_name
 
 METHODS = ("policy", "value")
 ENGINES = ("auto", "numba", "numpy")
@@ -70,8 +71,9 @@ class Solution:
     Attributes
     ----------
     values : ndarray
-        Probability that the player to move wins, per state: float64, or an object
-        array of Fractions when solved exactly.
+        The value of each state for the player to move there, per the game's objective
+        (:mod:`gamegraph.values`): the probability of winning, the expected score or the
+        expected margin; float64, or an object array of Fractions when solved exactly.
     policy : Policy
         The optimal choices (from :func:`solve`) or the evaluated policy (:func:`evaluate`).
     exact : bool
@@ -94,8 +96,9 @@ class Solution:
         return self.values[self.graph.start]
 
     def value(self, state):
-        """Value of a state given by its rules-level value: the probability that the player
-        to move there wins (a Fraction when exact).
+        """Value of a state given by its rules-level value: for the player to move there,
+        the probability of winning (or the expected score or margin, per the objective); a
+        Fraction when exact.
 
         Examples
         --------
@@ -113,8 +116,9 @@ class Solution:
         ``throw`` is the index of the outcome among the state's outcomes, in the order the
         rules list them. Returns a :class:`~gamegraph.policy.BestMove`
         ``(option, value, margin)``: the option the policy takes where it is among the best
-        (otherwise the first best), its worth to the player at ``state`` (``1 - v`` of its
-        target when it passes the turn), and that worth minus the next best option's (0 on
+        (otherwise the first best), its worth to the player at ``state`` (its reward plus
+        the target's value, or ``1 - v`` of a win game's target when it passes the turn:
+        :func:`gamegraph.values.option_worths`), and that worth minus the next best option's (0 on
         a tie, None when there is only one option). A throw with no option gives
         ``(None, 0, None)``.
 
@@ -139,8 +143,7 @@ class Solution:
         one = Fraction(1) if self.exact else 1.0
         if first == stop:
             return BestMove(None, one - one, None)
-        targets = graph.option_target[first:stop]
-        q = passing_value(self.values[targets], graph.option_passes[first:stop], one)
+        q = option_worths(graph, self.values, np.arange(first, stop))
         q = list(q) if self.exact else [float(x) for x in q]
         best = max(q)
         mine = int(self.policy.choice[k])
@@ -190,9 +193,8 @@ class Solution:
         graph = self.graph
         i = graph.start if state is None else graph.state_number(state)
         chosen = self.policy.chosen_option(graph)
-        one = Fraction(1) if self.exact else 1.0
-        zero = one - one
-        q = passing_value(self.values[graph.option_target], graph.option_passes, one)
+        zero = Fraction(0) if self.exact else 0.0
+        q = option_worths(graph, self.values)
         outcomes = graph.outcomes_of(i)
         names = throw_names(graph, i)
         merged: dict = {}
@@ -235,6 +237,7 @@ class Solution:
         rows = [
             ("game", getattr(graph.rules, "name", "game")),
             ("states", graph.n_states),
+            ("objective", f"{graph.objective} (values: {value_name(graph)})"),
             ("start value", start),
             ("start value (float)", float(start)),
             ("exact", self.exact),
@@ -690,6 +693,13 @@ def _use_kernel(engine, exact, method="policy"):
     return engine == "numba" or (method == "policy" and _kernels.available())
 
 
+def _limit(exact_limit):
+    """``exact_limit`` checked: seconds (a number > 0) or None."""
+    if exact_limit is None:
+        return None
+    return check_positive(exact_limit, "exact_limit")
+
+
 def _check(tol, max_iter, method):
     if method not in METHODS:
         raise UnknownNameError("method", method, METHODS)
@@ -770,6 +780,7 @@ def solve(
     engine: str = "auto",
     blas_threads: int | None = None,
     progress: bool | None = None,
+    exact_limit: float | None = LIMIT_SECONDS,
 ) -> Solution:
     """Solve a game graph: the optimal value of every state and an optimal policy.
 
@@ -801,6 +812,11 @@ def solve(
         A bar on stderr that advances level by level (each state counted when solved and
         again when its policy and residual are taken): None shows it when stderr is a
         terminal, True always, False never.
+    exact_limit : float or None
+        With ``exact``, refuse a cyclic game whose exact solve is estimated
+        (:mod:`gamegraph.exact_cost`) to take more than this many seconds (default 600),
+        before any work; None never refuses. An estimate past 10 s warns
+        (:class:`~gamegraph.exact_cost.ExactCostWarning`).
 
     Examples
     --------
@@ -814,6 +830,7 @@ def solve(
     kernel = _use_kernel(engine, exact, method)
     if exact:
         _check_exact_memory(graph)
+        check_exact_cost(graph, _limit(exact_limit))
     with limit_blas(blas_threads):
         solver = _Solver(graph, exact, None, tol, max_iter, method)
         solver.kernel = kernel
@@ -835,6 +852,7 @@ def evaluate(
     engine: str = "auto",
     blas_threads: int | None = None,
     progress: bool | None = None,
+    exact_limit: float | None = LIMIT_SECONDS,
 ) -> Solution:
     """The value of every state when the player(s) follow ``policy``.
 
@@ -855,6 +873,9 @@ def evaluate(
         limits in force before are restored when the call returns.
     progress : bool or None
         A bar on stderr, as for :func:`solve`.
+    exact_limit : float or None
+        As for :func:`solve`: the estimated seconds past which an exact evaluation of a
+        cyclic game is refused.
 
     Examples
     --------
@@ -868,6 +889,8 @@ def evaluate(
     kernel = _use_kernel(engine, exact)
     policy.check(graph)
     _check_policy_ends(graph, policy, kernel)
+    if exact:
+        check_exact_cost(graph, _limit(exact_limit), what="an exact evaluation")
     with limit_blas(blas_threads):
         solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
         solver.kernel = kernel
