@@ -73,6 +73,28 @@ def test_the_numpy_seated_graph_is_the_one_the_seated_rules_build(pig10):
             assert mine == theirs
 
 
+def test_a_margin_games_seated_graph_keeps_objective_and_rewards():
+    """Pig for stakes seated both ways: the same options, rewards and objective."""
+    from gamegraph.games.pig_stakes import PigStakes
+
+    graph = build(PigStakes(goal=6))
+    seated, built = seated_graph(graph), build(Seated(graph.rules))
+    assert seated.objective == built.objective == "margin"
+    assert seated.n_states == built.n_states and built.has_rewards
+    for i, state in enumerate(built.states):
+        ko, so = built.outcomes_of(i), seated.outcomes_of(seated.state_number(state))
+        for a, b in zip(ko, so):
+            mine = [
+                (built.states[built.option_target[j]], built.reward_exact.get(int(j), 0))
+                for j in built.options_of(a)
+            ]
+            theirs = [
+                (seated.states[seated.option_target[j]], seated.reward_exact.get(int(j), 0))
+                for j in seated.options_of(b)
+            ]
+            assert mine == theirs
+
+
 def test_a_one_player_game_has_no_opponent():
     graph = build(Jackpot(cells=4))
     policy = solve(graph).policy
