@@ -311,7 +311,8 @@ def _node_legend(lost, comparison, faded, objective="win") -> list:
     if lost is not None and objective == "win":
         entries.append((_box(_LOST_COLOUR), "games lost here (paler: fewer)"))
     if comparison is not None:
-        entries.append((_box("#ffffff", _BAD_COLOUR), "red border: the policy gives up value"))
+        bad = "vermillion border: the policy gives up value"
+        entries.append((_box("#ffffff", _BAD_COLOUR), bad))
     if faded:
         entries.append((_box("#ffffff", "#999999"), "dashed: only the better move reaches it"))
     return entries

@@ -23,6 +23,7 @@ from gamegraph.policy import Policy
 from gamegraph.renderers import _colours as colours
 from gamegraph.renderers.dot import policy_diff_dot
 from gamegraph.renderers.explorer import decode, explore_figure
+from gamegraph.renderers.figures import policy_bars
 from gamegraph.reports.any_game import game_report
 from gamegraph.rules import Option, Outcome, Rules, decision
 from gamegraph.show import draw
@@ -254,3 +255,18 @@ def test_the_command_line_on_a_score_game(tmp_path, capsys):
     page = tmp_path / "pig.html"
     assert run(["explore", spec, "--arg", "goal=10", "-o", page], capsys)[0] == 0
     assert decode(page.read_text())[0]["valueName"] == "expected turns"
+
+
+def test_policy_bars_of_a_margin_game(banker):
+    from gamegraph.analysis import compare_policies
+
+    rows = compare_policies(
+        banker.graph, {"always bank": _always(banker.graph, 0)}, solution=banker
+    )
+    figure = policy_bars(rows, title="Banker", value_name="expected margin")
+    axes = figure.axes[0]
+    assert axes.get_xlabel() == "expected margin"
+    texts = sorted(t.get_text().strip() for t in axes.texts)
+    assert texts == ["-3", "5"]  # the values by hand, no percentages
+    low, high = axes.get_xlim()
+    assert low < -3 and high > 5
