@@ -330,3 +330,55 @@ def test_random_bytes_give_a_graph_or_one_line(tmp_path_factory, data):
             read(path)
         except InvalidArgumentError as e:
             assert "\n" not in str(e)
+
+
+# ---------------------------------------------------------------------------
+# Rewards and objectives in another program's files
+# ---------------------------------------------------------------------------
+def test_rewards_written_as_text_by_another_program_are_read_exactly(tmp_path):
+    path = foreign_graphml(tmp_path, reward="-1/3")
+    g = ic.read_graphml(path)
+    g.graph["objective"] = "score"  # a networkx GraphML file keeps graph attributes too
+    # 3/4 (1 - 1/3) + 1/4 (0 - 1/3) = 5/12
+    assert solve(ic.from_networkx(g), exact=True).start_value == Fraction(5, 12)
+
+
+@pytest.mark.parametrize(
+    ("edge", "objective", "message"),
+    [
+        ({"reward": "1e-999999999"}, "score", "reward '1e-999999999' has an exponent beyond"),
+        ({"reward": "__import__('os')"}, "score", "reward .* is not a number"),
+        ({"reward": "9" * 5000}, "margin", "has more than 4300 digits"),
+        ({"reward": "1/2"}, None, 'reward 1/2, but the objective is "win"'),
+        ({"rewrd": "1/2"}, "score", "the attribute 'rewrd', which from_networkx does not read"),
+    ],
+)
+def test_rewards_in_another_programs_file_are_bounded_and_checked(
+    tmp_path, edge, objective, message
+):
+    g = ic.read_graphml(foreign_graphml(tmp_path, **edge))
+    if objective is not None:
+        g.graph["objective"] = objective
+    with pytest.raises(InvalidArgumentError, match=message) as error:
+        ic.from_networkx(g)
+    assert "\n" not in str(error.value) and len(str(error.value)) < 400
+
+
+def test_edge_ids_of_another_programs_graphml_are_named_and_can_be_left_unread(tmp_path):
+    # GraphML editors give edges ids, which networkx reads as an attribute "id".
+    text = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+        '  <key id="p" for="edge" attr.name="probability" attr.type="string"/>\n'
+        '  <key id="v" for="node" attr.name="value" attr.type="double"/>\n'
+        '  <graph edgedefault="directed">\n'
+        '    <node id="s"/><node id="won"><data key="v">1.0</data></node>\n'
+        '    <edge id="e0" source="s" target="won"><data key="p">1/5</data></edge>\n'
+        "  </graph>\n</graphml>\n"
+    )
+    path = tmp_path / "editor.graphml"
+    path.write_text(text)
+    g = ic.read_graphml(path)
+    with pytest.raises(InvalidArgumentError, match=r"edge 's' -> 'won' has the attribute 'id'"):
+        ic.from_networkx(g, "s")
+    assert solve(ic.from_networkx(g, "s", ignore=["id"]), exact=True).start_value == Fraction(1, 5)
