@@ -166,7 +166,8 @@ def check_exact_cost(graph, limit: float | None = LIMIT_SECONDS, *, what="an exa
     if not graph.condensation.cyclic.any():
         return None
     cost = estimate_exact_cost(graph)
-    if cost.seconds <= WARN_SECONDS:
+    refused = limit is not None and cost.low_seconds > limit
+    if cost.seconds <= WARN_SECONDS and not refused:
         return cost
     name = getattr(graph.rules, "name", "the game")
     subject = (
@@ -174,7 +175,7 @@ def check_exact_cost(graph, limit: float | None = LIMIT_SECONDS, *, what="an exa
         f"up to {cost.largest_level:,} in one rational system) would take {cost.describe()}"
     )
     floats = f"a float solve (exact=False) takes about {_duration(cost.float_seconds)}"
-    if limit is not None and cost.low_seconds > limit:
+    if refused:
         raise InvalidArgumentError(
             f"{subject}, past the limit of {_duration(limit)}; {floats}. Solve it in floats, "
             "or pass exact_limit=None to go on anyway"

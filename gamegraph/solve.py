@@ -154,6 +154,7 @@ class Solution:
             graph.states[int(graph.option_target[j])],
             int(graph.option_move[j]),
             bool(graph.option_passes[j]),
+            graph.reward_exact.get(j, 0),
         )
         return BestMove(option, best, best - max(others) if others else None)
 
@@ -402,6 +403,12 @@ class _Solver:
         allowed = np.asarray(q >= best[block.option_owner] - self._tol(q), dtype=bool)
         return ending_choice(self.graph, allowed, choice, block.states)[0]
 
+    def any_ending(self, block):
+        """Choices at the block's outcomes under which the game surely ends (any option
+        allowed; the greedy one where it already does so)."""
+        allowed = np.ones(len(block.options), dtype=bool)
+        return ending_choice(self.graph, allowed, self.greedy(block), block.states)[0]
+
     def _zeros(self, size):
         if self.scale is not None:
             return (
@@ -475,8 +482,14 @@ class _Solver:
                         # the system singular: take equally good moves that end the game.
                         self.evaluate_block(block, self.ending(block, self.greedy(block)))
                 except ConvergenceError:
-                    # No such moves: plain value iteration still converges.
-                    method = "value"
+                    if rounds == 1 and self.relative:
+                        # Scores: the first guess's greedy choices may loop for ever (at
+                        # no cost, they look best); start from moves that end the game,
+                        # from which policy iteration improves through such moves only.
+                        self.evaluate_block(block, self.any_ending(block))
+                    else:
+                        # No such moves: plain value iteration still converges.
+                        method = "value"
             new = self.backup(block)
             residual = float(np.max(np.abs(new - self.values[block.states])))
             self.values[block.states] = new
