@@ -405,7 +405,8 @@ class _Solver:
 
     def any_ending(self, block):
         """Choices at the block's outcomes under which the game surely ends (any option
-        allowed; the greedy one where it already does so)."""
+        allowed; the greedy one where it already does so).
+        """
         allowed = np.ones(len(block.options), dtype=bool)
         return ending_choice(self.graph, allowed, self.greedy(block), block.states)[0]
 
