@@ -21,7 +21,8 @@ kernels walk the same arrays state by state in compiled code, on one core:
   inside joins states at most 16 places apart (reverse Cuthill-McKee; a layer of Super
   Six fits in 9) is solved by policy iteration: take the greedy policy, solve its
   linear system :math:`v = c + P_\pi v` exactly by Gaussian elimination in that band (a
-  passing option enters as :math:`p\,(1 - v)`), and repeat until no backup
+  passing option enters as :math:`p\,(c - v)`, with :math:`c` 1 for win chances and 0
+  for scores and margins, and a reward :math:`r` as :math:`p\,r`), and repeat until no backup
   :math:`(Tv)(u)` differs from :math:`v(u)` by more than ``tol / 100`` (two or three
   rounds). The system is diagonally dominant by rows (a state's probabilities add up to
   at most 1), so the elimination needs no pivoting; a pivot that vanishes (a policy
@@ -49,6 +50,12 @@ kernels walk the same arrays state by state in compiled code, on one core:
   path of the solver's termination checks: at once when every state of a cycle has an
   outcome that leaves its component whatever is chosen, otherwise by two breadth-first
   searches over the policy's edges.
+
+Every kernel reads an option's worth as :mod:`gamegraph.values` defines it: ``one - v``
+where the turn passes (``one`` is the objective's pass constant), plus the option's reward
+when the graph has rewards (``rewarded``; win games skip that read). Scores and margins
+have no scale, so for them (``relative``) the stopping bounds above are times the largest
+value of the component, at least 1.
 
 numba is imported when a kernel is first called, never at import, and the compiled code
 is cached on disk (``cache=True``): the first call of an installation compiles (a few

@@ -850,8 +850,15 @@ def solve(
         solver.kernel = kernel
         try:
             residual = _run(solver, progress, "solving")
-        except ConvergenceError:
+        except ConvergenceError as error:
             _check_can_end(graph)  # the plainer cause, if it is one
+            if graph.objective != "win":
+                raise ConvergenceError(
+                    f"{_game(graph)}: the values do not settle ({error}); with scores this "
+                    "happens when some loop of moves pays more than it costs, so that a "
+                    "player could collect rewards for ever and the values grow without "
+                    "bound: make every loop cost something, or end the game"
+                ) from error
             raise
         choice = _ending_policy(graph, solver)
     policy = Policy(choice=choice.astype(np.int32), name="optimal")

@@ -243,3 +243,32 @@ def test_exact_cost_warns_past_its_threshold(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert check_exact_cost(build(OneShot())) is None  # no cycles: nothing to say
+
+
+class Forever(Rules):
+    """A loop that pays ``reward`` each time round, or a move to the end worth ``end``."""
+
+    name, objective = "forever", "score"
+
+    def __init__(self, reward, end=5):
+        self.reward, self.end = reward, end
+
+    def start(self):
+        return 0
+
+    def terminal_value(self, state):
+        return self.end if state == 2 else None
+
+    def outcomes(self, state):
+        if state == 0:
+            return decision(Option(1, 0, reward=self.reward), Option(2, 1))
+        return decision(Option(0, 0, reward=self.reward))
+
+
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+def test_a_loop_that_pays_is_named_as_the_cause(engine):
+    from gamegraph.errors import ConvergenceError
+
+    with pytest.raises(ConvergenceError, match="pays more than it costs"):
+        solve(build(Forever(1)), engine=engine)
+    assert solve(build(Forever(-1)), engine=engine).start_value == 5  # a loop that costs
