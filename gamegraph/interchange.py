@@ -312,12 +312,12 @@ class NetworkxRules(Rules):
     def outcomes(self, node):
         groups = defaultdict(list)
         probability = {}
-        unread = None
+        unread = ""  # the first edge attribute that is not read, reported below
         for _, target, data in self.g.out_edges(node, data=True):
             where = f"edge {node!r} -> {target!r}"
             if "probability" not in data:
                 raise InvalidArgumentError(f"{where} has no 'probability'")
-            if unread is None:
+            if not unread:
                 unread = _unread(data, EDGE_ATTRIBUTES, self.ignore, where)
             key = data.get("outcome", ("edge", target))
             p = _exact(data["probability"], (node, target))

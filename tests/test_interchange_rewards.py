@@ -200,6 +200,11 @@ def test_a_misspelt_edge_attribute_is_refused_naming_it():
         from_networkx(g, "s")
     # Left unread on purpose, it is: the value is what the read attributes make it.
     assert solve(from_networkx(g, "s", ignore=["rewrd"]), exact=True).start_value == 0
+    # On any edge of a node, not only the first; and on any node.
+    g = score_graph()
+    g.edges["roll", "s"]["costs"] = 1
+    with pytest.raises(InvalidArgumentError, match="edge 'roll' -> 's' has the attribute 'costs'"):
+        from_networkx(g, "s")
 
 
 def test_attributes_of_ones_own_pass_with_ignore():
