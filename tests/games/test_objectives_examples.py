@@ -400,11 +400,6 @@ def test_a_networkx_graph_with_rewards_solves_to_its_value():
     assert float(floats.start_value) == pytest.approx(4.5, abs=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="interchange.NetworkxRules.outcomes checks only a node's first out-edge for "
-    "unread attributes (unread becomes '' after it, not None); reported in issue 27",
-)
 def test_a_misspelt_reward_on_any_edge_is_refused():
     g = keep_or_throw_again()  # "throw" -> 6 is the sixth edge out of "throw"
     g.edges["throw", 6]["rewrad"] = g.edges["throw", 6].pop("reward")
