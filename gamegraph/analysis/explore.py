@@ -45,7 +45,7 @@ from .._checks import check_int
 from ..errors import InvalidArgumentError
 from ..graph import StateGraph
 from ..propagate import propagate
-from ..solve import Solution, evaluate, solve, throw_names
+from ..solve import Solution, solve, throw_names
 from ..values import objective_of, option_values, pass_constant, passing_value, value_name
 from .layout import distance_layers, layered_layout
 from .policies import as_policies
@@ -341,7 +341,7 @@ def explore_graph(
         terminal=graph.terminal[kept].copy(),
         values=values[kept],
         policies=tuple(named),
-        wins=_start_values(graph, solution, named, runs, objective),
+        wins=_start_values(runs, objective),
         reach=reach[:, kept],
         path_parent=_remap(parents, kept, n),
         **_structure(graph, kept, values, choice),
@@ -360,19 +360,13 @@ def explore_graph(
     )
 
 
-def _start_values(graph, solution, named, runs, objective) -> np.ndarray:
-    """The start's value under each policy: the win probability from the propagation for
-    ``win``; the solution's own value for the optimum and an evaluation for the others in a
-    score or margin game.
+def _start_values(runs, objective) -> np.ndarray:
+    """The start's value under each policy, from its propagation: the win probability for
+    ``win``, the expected score or margin otherwise.
     """
     if objective == "win":
         return np.array([float(run.win_probability) for run in runs])
-    return np.array(
-        [
-            float(solution.start_value if key == "optimal" else evaluate(graph, p).start_value)
-            for key, p in named.items()
-        ]
-    )
+    return np.array([float(run.expected_value) for run in runs])
 
 
 def _sorted_by(values, group):
