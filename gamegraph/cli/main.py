@@ -15,7 +15,7 @@ from .. import __version__, _environment
 from ..errors import GameGraphError
 
 try:
-    from . import _output, gallery, jackpot, own_game, supersix, ur
+    from . import _output, gallery, jackpot, own_game, supersix, ur, yahtzee
     from ._common import Parser
 except (ImportError, MemoryError, OSError) as _error:  # a library cannot load under ulimit -v
     _environment.failed_to_start(_error)
@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     jackpot.add_commands(games)
     supersix.add_commands(games)
     ur.add_commands(games)
+    yahtzee.add_commands(games)
     gallery.add_commands(games)
     own_game.add_commands(games)
     return parser

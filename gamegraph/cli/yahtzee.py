@@ -1,0 +1,248 @@
+"""``gamegraph yahtzee ...``: solve Yahtzee or Yatzy, save the table, advise from it."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from ..errors import InvalidArgumentError
+from ._common import FORMATS, Parser, add_quiet, whole
+
+#: The help of ``--filled``: how a score card is written on the command line.
+CARD_HELP = (
+    "the filled boxes and their points, comma-separated box=points, e.g. "
+    "sixes=18,full-house=25,yahtzee=50 (box names as in the rules, '-' for a space: aces.."
+    "sixes, three-of-a-kind, four-of-a-kind, full-house, small-straight, large-straight, "
+    "yahtzee, chance; Yatzy: ones..sixes, one-pair, two-pairs, ..., yatzy). The upper total "
+    "and whether the Yahtzee box holds 50 follow from it (default: an empty card)"
+)
+
+
+def add_commands(subparsers) -> None:
+    """Register the yahtzee subcommands on the top-level ``GAME`` subparsers."""
+    rulesets = ("yahtzee", "yatzy")  # scoring.RULESETS, without importing numpy here
+    jokers = ("free", "forced")
+    game = subparsers.add_parser(
+        "yahtzee", help="solitaire Yahtzee and Scandinavian Yatzy (five dice, 13 or 15 boxes)"
+    )
+    commands = game.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=Parser
+    )
+
+    solve = commands.add_parser(
+        "solve",
+        help="the optimal expected score, from every turn-start position (about 35 s); "
+        "--save keeps the table for `yahtzee advise`",
+    )
+    solve.add_argument(
+        "--rules",
+        choices=rulesets,
+        default="yahtzee",
+        help="yahtzee (13 boxes, 35 bonus, 100 per further Yahtzee) or yatzy (15 boxes, "
+        "50 bonus) (default yahtzee)",
+    )
+    solve.add_argument(
+        "--joker",
+        choices=jokers,
+        default=None,
+        help="Yahtzee's joker: free (a further Yahtzee in any open box, Verhoeff's reading; "
+        "the default) or forced (its own upper box first, as Hasbro's sheet says)",
+    )
+    solve.add_argument(
+        "--variant",
+        default=None,
+        help="a scoring variant of the rules: for yatzy, kth-2012 scores two pairs as "
+        "Larsson and Sjöberg's program does (their published 248.63) (default standard)",
+    )
+    solve.add_argument(
+        "--boxes",
+        default=None,
+        metavar="NAMES",
+        help="a small version: only these boxes, comma-separated (default: every box)",
+    )
+    solve.add_argument(
+        "--dice",
+        type=whole(1, "dice", high=5),
+        default=5,
+        help="a small version: fewer dice, 1 to 5 (default 5)",
+    )
+    solve.add_argument(
+        "--save",
+        metavar="FILE.npy",
+        default=None,
+        help="write the solved table (a .npy file, memory-mapped when read) for "
+        "`yahtzee advise --table`",
+    )
+    solve.add_argument("--format", choices=FORMATS, default="text")
+    add_quiet(solve)
+    solve.set_defaults(run=_solve)
+
+    advise = commands.add_parser(
+        "advise",
+        help="from a saved table: the best keep (throws left) or box (none left) and the "
+        "expected final score of every alternative",
+    )
+    advise.add_argument(
+        "--table", metavar="FILE.npy", required=True, help="a table from `yahtzee solve --save`"
+    )
+    advise.add_argument("--dice", required=True, help="the dice showing, e.g. 1,3,3,5,6 (or 13356)")
+    advise.add_argument(
+        "--throws-left",
+        type=whole(0, "throws left", high=2),
+        required=True,
+        help="2 after the first throw, 1 after the second, 0 after the last",
+    )
+    advise.add_argument("--filled", default="", metavar="CARD", help=CARD_HELP)
+    advise.add_argument(
+        "--yahtzee-bonuses",
+        type=whole(0, "Yahtzee bonuses", high=12),
+        default=0,
+        help="Yahtzee bonuses (100 each) already scored; counted in the points on the card "
+        "(default 0)",
+    )
+    advise.add_argument(
+        "--rules",
+        choices=rulesets,
+        default=None,
+        help="refuse a table of other rules (default: the table's)",
+    )
+    advise.add_argument(
+        "--joker",
+        choices=jokers,
+        default=None,
+        help="refuse a Yahtzee table of the other joker rule (default: the table's)",
+    )
+    advise.add_argument("--format", choices=FORMATS, default="text")
+    advise.set_defaults(run=_advise)
+
+
+def _rules(args):
+    """The :class:`~gamegraph.games.yahtzee.scoring.Scoring` that ``solve`` asks for."""
+    from ..games.yahtzee.advice import box_name
+    from ..games.yahtzee.scoring import scoring
+
+    if args.joker is not None and args.rules != "yahtzee":
+        raise InvalidArgumentError("--joker is a rule of Yahtzee; Yatzy has no joker")
+    options = {"dice": args.dice, "joker": args.joker or "free"}
+    if args.variant is not None:
+        options["variant"] = args.variant
+    every = scoring(args.rules, **options)
+    if args.boxes is None:
+        return every
+    names = [name for name in args.boxes.split(",") if name.strip()]
+    if not names:
+        raise InvalidArgumentError("--boxes: name at least one box, comma-separated")
+    boxes = [box_name(name, every) for name in names]
+    repeated = [b for b in boxes if boxes.count(b) > 1]
+    if repeated:
+        raise InvalidArgumentError(f"--boxes: the box {repeated[0]} is named twice")
+    return scoring(args.rules, boxes=tuple(boxes), **options)
+
+
+def _described(rules) -> str:
+    from ..games.yahtzee.scoring import scoring
+
+    name = rules.name
+    if rules.ruleset == "yahtzee":
+        name += f" ({rules.joker} joker)"
+    if rules.boxes != scoring(rules.ruleset).boxes:
+        name += f", boxes {', '.join(rules.boxes)}"
+    if rules.dice != 5:
+        name += f", {rules.dice} dice"
+    return name
+
+
+def _dumps(payload) -> str:
+    """``payload`` as JSON; a NaN or an infinity is refused, never written as bare ``NaN``."""
+    try:
+        return json.dumps(payload, allow_nan=False)
+    except ValueError:
+        raise InvalidArgumentError(
+            "a result is not a finite number (NaN or infinity), which JSON cannot hold"
+        ) from None
+
+
+def _solve(args, out):
+    from .._progress import progress_bar
+    from ..games.yahtzee.solver import solve_values
+    from ..games.yahtzee.table_file import positions, save_table
+
+    if args.save is not None:
+        from .._files import check_output
+
+        check_output(args.save, (".npy",))  # fail before any work
+    rules = _rules(args)
+    cards = 1 << len(rules.boxes)
+    started = time.perf_counter()
+    with progress_bar(
+        cards, desc=f"solving {rules.name}", unit=" cards", progress=args.progress
+    ) as bar:
+
+        def report(_filled, done, _total):
+            bar.update(done - bar.n)
+
+        table = solve_values(rules, progress=report)
+    seconds = time.perf_counter() - started
+    if args.save is not None:
+        save_table(args.save, table)
+    n = positions(rules)
+    if args.format == "json":
+        payload = {
+            "game": "yahtzee",
+            "rules": rules.ruleset,
+            "joker": rules.joker if rules.ruleset == "yahtzee" else None,
+            "variant": getattr(rules, "variant", "standard"),
+            "boxes": list(rules.boxes),
+            "dice": rules.dice,
+            "positions": n,
+            "expected_score": table.start_value,
+            "seconds": seconds,
+            "table": args.save,
+        }
+        out.write(_dumps(payload) + "\n")
+        return
+    out.write(
+        f"{_described(rules)}: optimal expected score {table.start_value:.4f} "
+        f"({table.start_value!r})\n"
+        f"{n:,} turn-start positions solved in {seconds:.1f} s\n"
+    )
+    if args.save is not None:
+        out.write(f"wrote {args.save}\n")
+
+
+def _advise(args, out):
+    from ..games.yahtzee.advice import advice_table, alternatives, card_position, read_card
+    from ..games.yahtzee.table_file import load_table
+
+    table = load_table(args.table, ruleset=args.rules, joker=args.joker)
+    rules = table.scoring
+    card = read_card(args.filled, rules)
+    position = card_position(rules, card, args.yahtzee_bonuses)
+    if args.format == "json":
+        from ..games.yahtzee.advice import read_dice
+
+        found = alternatives(table, position, args.dice, args.throws_left)
+        kind = "keep" if args.throws_left else "box"
+        rows = [
+            {kind: list(a.choice) if args.throws_left else a.choice, "points": a.points,
+             "expected": a.expected, "behind": found[0].expected - a.expected}
+            for a in found
+        ]  # fmt: skip
+        payload = {
+            "game": "yahtzee",
+            "rules": rules.ruleset,
+            "joker": rules.joker if rules.ruleset == "yahtzee" else None,
+            "variant": getattr(rules, "variant", "standard"),
+            "boxes": list(rules.boxes),
+            "dice": list(read_dice(args.dice, rules)),
+            "throws_left": args.throws_left,
+            "card": card,
+            "upper_total": position.upper,
+            "yahtzee_50": bool(position.flag),
+            "points_on_card": position.points,
+            "best": rows[0],
+            "alternatives": rows,
+        }
+        out.write(_dumps(payload) + "\n")
+        return
+    out.write(advice_table(table, position, args.dice, args.throws_left).to_text() + "\n")
