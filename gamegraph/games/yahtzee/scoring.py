@@ -20,11 +20,18 @@ more while the Yahtzee box holds 50. A further Yahtzee with the Yahtzee box fill
   else in any open lower box, where full house and the straights count in full; else in
   any open upper box, for 0. The optimum is then 254.5877.
 
-**Yatzy** (Scandinavian, as Larsson and Sjöberg 2012 model it): 15 boxes. Lower boxes:
-one pair, two pairs (of different faces), three and four of a kind (each the sum of the
-dice that form it), small straight 1-2-3-4-5 = 15, large straight 2-3-4-5-6 = 20, full
-house (three of one face and two of another: the sum of all dice), chance (the sum),
-Yatzy 50. Upper bonus 50. No bonus Yatzy, no joker.
+**Yatzy** (Scandinavian, as Larsson and Sjöberg 2012 state the rules): 15 boxes. Lower
+boxes: one pair, two pairs (of different faces), three and four of a kind (each the sum
+of the dice that form it), small straight 1-2-3-4-5 = 15, large straight 2-3-4-5-6 = 20,
+full house (three of one face and two of another: the sum of all dice), chance (the
+sum), Yatzy 50. Upper bonus 50. No bonus Yatzy, no joker. The optimum is 248.4400.
+
+Larsson and Sjöberg publish 248.63, because their program (the Java code published with
+the thesis, ``ScoreCard.scorePair``) scores two pairs differently from their rules: a
+throw with a single pair (or a single face of four or five) scores that pair in two
+pairs. ``variant="kth-2012"`` plays Yatzy with that scoring, whose optimum, 248.6329,
+is the published figure; ``variant="standard"`` (the default) is the rules as stated.
+See docs/games/yahtzee.md.
 
 A :class:`Scoring` holds one rule set for any number of dice and any subset of its
 boxes (the small versions the tests solve both ways): the score of every throw in every
@@ -38,6 +45,9 @@ Examples
 >>> yatzy = scoring("yatzy")
 >>> yatzy.score((2, 2, 5, 5, 6), "two pairs"), yatzy.score((6, 6, 6, 6, 6), "full house")
 (14, 0)
+>>> yatzy.score((1, 2, 2, 4, 5), "two pairs"), scoring("yatzy", variant="kth-2012").score(
+...     (1, 2, 2, 4, 5), "two pairs")
+(0, 4)
 """
 
 from __future__ import annotations
@@ -88,7 +98,7 @@ def _runs(counts) -> int:
     return best
 
 
-def _yahtzee_box(name: str, counts, total: int, dice: int) -> int:
+def _yahtzee_box(name: str, counts, total: int, dice: int, variant: str = "standard") -> int:
     if name in UPPER:
         face = UPPER.index(name) + 1
         return counts[face - 1] * face
@@ -109,7 +119,7 @@ def _yahtzee_box(name: str, counts, total: int, dice: int) -> int:
     return total  # chance
 
 
-def _yatzy_box(name: str, counts, total: int, dice: int) -> int:
+def _yatzy_box(name: str, counts, total: int, dice: int, variant: str = "standard") -> int:
     if name in YATZY_UPPER:
         face = YATZY_UPPER.index(name) + 1
         return counts[face - 1] * face
@@ -117,6 +127,8 @@ def _yatzy_box(name: str, counts, total: int, dice: int) -> int:
     if name == "one pair":
         return 2 * pairs[0] if pairs else 0
     if name == "two pairs":
+        if variant == "kth-2012":  # the highest pair, plus the next pair if there is one
+            return 2 * sum(pairs[:2])
         return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else 0
     if name in ("three of a kind", "four of a kind"):
         n = 3 if name == "three of a kind" else 4
@@ -132,6 +144,11 @@ def _yatzy_box(name: str, counts, total: int, dice: int) -> int:
         return 50 if max(counts) == dice else 0
     return total  # chance
 
+
+#: Each rule set's scoring variants (``scoring(variant=)``); the first is the default.
+#: ``"kth-2012"``: Yatzy as Larsson and Sjöberg's 2012 program scores it (two pairs
+#: also takes a single pair), the rules behind their published 248.63.
+VARIANTS = {"yahtzee": ("standard",), "yatzy": ("standard", "kth-2012")}
 
 #: Full house and the straights scored by a joker (a further Yahtzee), in Yahtzee.
 JOKER_FULL_VALUE = {"full house": 25, "small straight": 30, "large straight": 40}
@@ -154,12 +171,16 @@ class Scoring:
         its joker rule); 0 for Yatzy.
     joker : {"free", "forced"}
         How Yahtzee places a joker (see the module docstring); no effect in Yatzy.
+    variant : str
+        ``"standard"`` (the rules as stated), or for Yatzy ``"kth-2012"`` (two pairs
+        scored as Larsson and Sjöberg's program scores it; see :data:`VARIANTS`).
     """
 
     ruleset: str
     boxes: tuple
     dice: int = 5
     joker: str = "free"
+    variant: str = "standard"
     upper_bonus: int = field(init=False)
     yahtzee_bonus: int = field(init=False)
 
@@ -171,7 +192,9 @@ class Scoring:
 
     @property
     def name(self) -> str:
-        return "Yahtzee" if self.ruleset == "yahtzee" else "Yatzy"
+        if self.ruleset == "yahtzee":
+            return "Yahtzee"
+        return "Yatzy" if self.variant == "standard" else f"Yatzy ({self.variant} scoring)"
 
     @cached_property
     def upper(self) -> np.ndarray:
@@ -192,7 +215,7 @@ class Scoring:
         for i, faces in enumerate(throws):
             counts = [faces.count(f) for f in range(1, FACES + 1)]
             for b, name in enumerate(self.boxes):
-                out[i, b] = box(name, counts, sum(faces), self.dice)
+                out[i, b] = box(name, counts, sum(faces), self.dice, self.variant)
         return out
 
     @cached_property
@@ -230,8 +253,13 @@ class Scoring:
 JOKERS = ("free", "forced")
 
 
-def scoring(ruleset: str = "yahtzee", *, boxes=None, dice: int = 5, joker="free") -> Scoring:
+def scoring(
+    ruleset: str = "yahtzee", *, boxes=None, dice: int = 5, joker="free", variant="standard"
+) -> Scoring:
     """The :class:`Scoring` of ``ruleset``, with every box unless ``boxes`` names some.
+
+    ``variant`` picks one of the rule set's :data:`VARIANTS` (``"kth-2012"``: Yatzy
+    scored as Larsson and Sjöberg's program scores it).
 
     >>> scoring("yatzy").boxes[:7]
     ('ones', 'twos', 'threes', 'fours', 'fives', 'sixes', 'one pair')
@@ -250,4 +278,6 @@ def scoring(ruleset: str = "yahtzee", *, boxes=None, dice: int = 5, joker="free"
         raise InvalidArgumentError(f"dice must be 1 to 5, got {dice!r}")
     if joker not in JOKERS:
         raise UnknownNameError("joker", joker, JOKERS)
-    return Scoring(ruleset, tuple(b for b in every if b in boxes), dice, joker)
+    if variant not in VARIANTS[ruleset]:
+        raise UnknownNameError(f"{ruleset} variant", variant, VARIANTS[ruleset])
+    return Scoring(ruleset, tuple(b for b in every if b in boxes), dice, joker, variant)
