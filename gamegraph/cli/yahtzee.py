@@ -50,9 +50,10 @@ def add_commands(subparsers) -> None:
     )
     solve.add_argument(
         "--variant",
-        default=None,
+        default="standard",
         help="a scoring variant of the rules: for yatzy, kth-2012 scores two pairs as "
-        "Larsson and Sjöberg's program does (their published 248.63) (default standard)",
+        "Larsson and Sjöberg's program does (their published 248.63) (default standard: "
+        "the rules as stated)",
     )
     solve.add_argument(
         "--boxes",
@@ -123,9 +124,7 @@ def _rules(args):
 
     if args.joker is not None and args.rules != "yahtzee":
         raise InvalidArgumentError("--joker is a rule of Yahtzee; Yatzy has no joker")
-    options = {"dice": args.dice, "joker": args.joker or "free"}
-    if args.variant is not None:
-        options["variant"] = args.variant
+    options = {"dice": args.dice, "joker": args.joker or "free", "variant": args.variant}
     every = scoring(args.rules, **options)
     if args.boxes is None:
         return every
@@ -191,7 +190,7 @@ def _solve(args, out):
             "game": "yahtzee",
             "rules": rules.ruleset,
             "joker": rules.joker if rules.ruleset == "yahtzee" else None,
-            "variant": getattr(rules, "variant", "standard"),
+            "variant": rules.variant,
             "boxes": list(rules.boxes),
             "dice": rules.dice,
             "positions": n,
@@ -232,7 +231,7 @@ def _advise(args, out):
             "game": "yahtzee",
             "rules": rules.ruleset,
             "joker": rules.joker if rules.ruleset == "yahtzee" else None,
-            "variant": getattr(rules, "variant", "standard"),
+            "variant": rules.variant,
             "boxes": list(rules.boxes),
             "dice": list(read_dice(args.dice, rules)),
             "throws_left": args.throws_left,

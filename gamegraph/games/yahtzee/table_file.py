@@ -112,19 +112,8 @@ def _rules_fields(rules: Scoring) -> dict:
         "boxes": list(rules.boxes),
         "dice": rules.dice,
         "joker": rules.joker,
-        "variant": _variant(rules),
+        "variant": rules.variant,
     }
-
-
-def _variant(rules: Scoring) -> str:
-    """The rule set's scoring variant ("standard" unless it says otherwise)."""
-    return getattr(rules, "variant", "standard")
-
-
-def _scoring(name: str, boxes, dice: int, joker: str, variant: str) -> Scoring:
-    """:func:`scoring`, naming the variant only when it is not the standard one."""
-    extra = {} if variant == "standard" else {"variant": variant}
-    return scoring(name, boxes=boxes, dice=dice, joker=joker, **extra)
 
 
 def _digest(meta: dict, values: np.ndarray) -> str:
@@ -278,11 +267,9 @@ def _check_meta(meta, fail) -> Scoring:
     if type(variant) is not str:
         fail(f"holds an unreadable scoring variant ({variant!r})")
     try:
-        rules = _scoring(name, tuple(boxes), dice, joker, variant)
+        rules = scoring(name, boxes=tuple(boxes), dice=dice, joker=joker, variant=variant)
     except UnknownNameError as error:
         fail(f"holds a {error.kind} gamegraph's {name} does not have ({error.name!r})")
-    except TypeError:  # a gamegraph whose scoring() takes no variant
-        fail(f"holds a scoring variant gamegraph does not know ({variant!r})")
     if list(rules.boxes) != boxes:
         fail(f"lists its boxes out of {name}'s order")
     if type(meta["positions"]) is not int:

@@ -341,6 +341,25 @@ def test_values_that_are_not_expected_scores_are_refused(tmp_path, free3):
     assert not (tmp_path / "bad.npy").exists()
 
 
+def test_a_yatzy_variant_keeps_its_scoring_through_the_file(tmp_path):
+    rules = scoring("yatzy", boxes=("one pair", "two pairs"), dice=3, variant="kth-2012")
+    table = solve_values(rules)
+    path = tmp_path / "kth.npy"
+    save_table(path, table)
+    loaded = load_table(path, ruleset="yatzy")
+    assert loaded.scoring == rules and loaded.start_value == table.start_value
+    # 1,2,2 scores its single pair in two pairs under this scoring: 4 points
+    assert {
+        a.choice: a.points for a in box_alternatives(loaded, Position(0, 0, 0, 0), (1, 2, 2))
+    } == {
+        "one pair": 4,
+        "two pairs": 4,
+    }
+    _rewrite_header(path, lambda m: m.update(variant="kth-1999"))
+    with pytest.raises(InvalidArgumentError, match="yatzy variant .*'kth-1999'"):
+        load_table(path)
+
+
 def test_a_table_of_other_rules_a_folder_or_a_missing_file_is_refused(saved, tmp_path):
     with pytest.raises(InvalidArgumentError, match="holds a Yahtzee table, not Yatzy"):
         load_table(saved, ruleset="yatzy")
