@@ -65,6 +65,7 @@ def add_commands(subparsers) -> None:
         "--dice",
         type=whole(1, "dice", high=5),
         default=5,
+        metavar="N",
         help="a small version: fewer dice, 1 to 5 (default 5)",
     )
     solve.add_argument(
@@ -91,6 +92,7 @@ def add_commands(subparsers) -> None:
         "--throws-left",
         type=whole(0, "throws left", high=2),
         required=True,
+        metavar="N",
         help="2 after the first throw, 1 after the second, 0 after the last",
     )
     advise.add_argument("--filled", default="", metavar="CARD", help=CARD_HELP)
@@ -98,6 +100,7 @@ def add_commands(subparsers) -> None:
         "--yahtzee-bonuses",
         type=whole(0, "Yahtzee bonuses", high=12),
         default=0,
+        metavar="N",
         help="Yahtzee bonuses (100 each) already scored; counted in the points on the card "
         "(default 0)",
     )
@@ -138,19 +141,6 @@ def _rules(args):
     return scoring(args.rules, boxes=tuple(boxes), **options)
 
 
-def _described(rules) -> str:
-    from ..games.yahtzee.scoring import scoring
-
-    name = rules.name
-    if rules.ruleset == "yahtzee":
-        name += f" ({rules.joker} joker)"
-    if rules.boxes != scoring(rules.ruleset).boxes:
-        name += f", boxes {', '.join(rules.boxes)}"
-    if rules.dice != 5:
-        name += f", {rules.dice} dice"
-    return name
-
-
 def _dumps(payload) -> str:
     """``payload`` as JSON; a NaN or an infinity is refused, never written as bare ``NaN``."""
     try:
@@ -164,7 +154,7 @@ def _dumps(payload) -> str:
 def _solve(args, out):
     from .._progress import progress_bar
     from ..games.yahtzee.solver import solve_values
-    from ..games.yahtzee.table_file import positions, save_table
+    from ..games.yahtzee.table_file import describe, positions, save_table
 
     if args.save is not None:
         from .._files import check_output
@@ -201,7 +191,7 @@ def _solve(args, out):
         out.write(_dumps(payload) + "\n")
         return
     out.write(
-        f"{_described(rules)}: optimal expected score {table.start_value:.4f} "
+        f"{describe(rules)}: optimal expected score {table.start_value:.4f} "
         f"({table.start_value!r})\n"
         f"{n:,} turn-start positions solved in {seconds:.1f} s\n"
     )

@@ -80,7 +80,8 @@ def test_advise_with_throws_left_names_the_best_keep(saved, reference, capsys):
     assert status == 0, err
     lines = out.splitlines()
     assert lines[0] == (
-        "Yahtzee, 3 dice, boxes threes, sixes, yahtzee, chance: dice 1,3,6, 2 throws left; "
+        "Yahtzee (free joker), boxes threes, sixes, yahtzee, chance, 3 dice: dice 1,3,6, "
+        "2 throws left; "
         "1 of 4 boxes filled, upper total 12, 12 points on the card"
     )
     assert lines[1].split() == ["keep", "dice", "thrown", "expected", "final", "score",

@@ -32,7 +32,7 @@ Examples
 >>> table = solve_values(scoring("yahtzee", boxes=("sixes", "chance"), dice=2))
 >>> advice = advise(table, (6, 6), 0, {"chance": 9})
 >>> print(advice.title)
-Yahtzee, 2 dice, boxes sixes, chance: dice 6,6, no throws left; 1 of 2 boxes filled, ...
+Yahtzee (free joker), boxes sixes, chance, 2 dice: dice 6,6, no throws left; 1 of 2 ...
 >>> for line in advice.to_text().splitlines()[1:4]:
 ...     print(line)
 box    points  expected final score  behind the best
@@ -53,8 +53,9 @@ import numpy as np
 from ..._tables import Table
 from ...errors import InvalidArgumentError, UnknownNameError
 from .dice import FACES, multisets, sub_keeps
-from .scoring import BONUS_THRESHOLD, Scoring, scoring
+from .scoring import BONUS_THRESHOLD, Scoring
 from .solver import ValueTable
+from .table_file import describe
 
 #: The widget's row (:meth:`ValueTable.turn`) of the keeps with this many throws left,
 #: and of the throw's value.
@@ -107,6 +108,7 @@ class Alternative:
 def box_name(text: str, rules: Scoring) -> str:
     """The box ``text`` names, in any case, with ``-`` or ``_`` for spaces.
 
+    >>> from gamegraph.games.yahtzee.scoring import scoring
     >>> box_name("Full-House", scoring("yahtzee"))
     'full house'
     """
@@ -120,6 +122,7 @@ def box_name(text: str, rules: Scoring) -> str:
 def read_card(text: str, rules: Scoring) -> dict:
     """The filled boxes of a card written ``box=points,box=points`` (``""``: an empty card).
 
+    >>> from gamegraph.games.yahtzee.scoring import scoring
     >>> read_card("sixes=18, full-house=25", scoring("yahtzee"))
     {'sixes': 18, 'full house': 25}
     """
@@ -146,6 +149,7 @@ def read_card(text: str, rules: Scoring) -> dict:
 def read_dice(text, rules: Scoring) -> tuple:
     """The dice showing, as sorted faces: ``"1,3,3,5,6"``, ``"13356"`` or a sequence.
 
+    >>> from gamegraph.games.yahtzee.scoring import scoring
     >>> read_dice("6,1,3,3,5", scoring("yahtzee"))
     (1, 3, 3, 5, 6)
     """
@@ -180,6 +184,7 @@ def card_position(rules: Scoring, filled: Mapping, yahtzee_bonuses: int = 0) -> 
 
     Each box's points must be a score that box can take.
 
+    >>> from gamegraph.games.yahtzee.scoring import scoring
     >>> card_position(scoring("yahtzee"), {"sixes": 24, "fives": 20, "fours": 20, "yahtzee": 50})
     Position(used=2104, upper=64, flag=1, points=149)
     """
@@ -402,23 +407,11 @@ def advice_table(
         "+ expected rest under optimal play"
     )
     title = (
-        f"{_title(rules)}: dice {','.join(map(str, faces))}, {left}; {count} of "
+        f"{describe(rules)}: dice {','.join(map(str, faces))}, {left}; {count} of "
         f"{len(rules.boxes)} boxes filled, upper total {position.upper}, "
         f"{position.points} points on the card"
     )
     return Table(columns, rows, title=title, notes=notes, formats=formats)
-
-
-def _title(rules: Scoring) -> str:
-    every = scoring(rules.ruleset)
-    name = rules.name
-    if rules.ruleset == "yahtzee" and rules.joker != "free":
-        name += f" ({rules.joker} joker)"
-    if rules.dice != 5:
-        name += f", {rules.dice} dice"
-    if rules.boxes != every.boxes:
-        name += f", boxes {', '.join(rules.boxes)}"
-    return name
 
 
 def advise(
@@ -473,6 +466,7 @@ def advise_position(
     """:func:`advise` for a card given as its filled boxes (names), the upper total and
     whether the Yahtzee box holds 50; ``points`` is what the card already holds.
 
+    >>> from gamegraph.games.yahtzee.scoring import scoring
     >>> from gamegraph.games.yahtzee.solver import solve_values
     >>> table = solve_values(scoring("yahtzee", boxes=("sixes", "chance"), dice=2))
     >>> advise_position(table, (3, 4), 0, filled=["sixes"], upper=12).rows

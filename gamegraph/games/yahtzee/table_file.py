@@ -220,24 +220,34 @@ def _parse_header(head: bytes, size: int, fail) -> tuple[Scoring, dict]:
     rules = _check_meta(meta, fail)
     n = positions(rules)
     if meta["positions"] != n:
-        fail(f"says it holds {meta['positions']!r} positions; {_described(rules)} has {n:,}")
+        fail(f"says it holds {meta['positions']!r} positions; {describe(rules)}: {n:,}")
     if int(array.group(1)) != n:
-        fail(f"has an array of {int(array.group(1)):,} values where {_described(rules)} has {n:,}")
+        fail(f"has an array of {int(array.group(1)):,} values; {describe(rules)}: {n:,}")
     if size != HEADER_BYTES + 8 * n:
         fail(
-            f"is {size:,} bytes where the {n:,} positions of {_described(rules)} need "
+            f"is {size:,} bytes where the {n:,} positions of {describe(rules)} need "
             f"{HEADER_BYTES + 8 * n:,} (cut short or padded)"
         )
     return rules, meta
 
 
-def _described(rules: Scoring) -> str:
-    """The rule set in a few words, for messages (its name says the variant)."""
-    every = scoring(rules.ruleset)
-    boxes = "" if rules.boxes == every.boxes else f" with {len(rules.boxes)} boxes"
-    dice = "" if rules.dice == 5 else f" and {rules.dice} dice"
-    joker = f" ({rules.joker} joker)" if rules.ruleset == "yahtzee" else ""
-    return f"{rules.name}{joker}{boxes}{dice}"
+def describe(rules: Scoring) -> str:
+    """The rule set in a few words: its name (and variant), Yahtzee's joker, and the boxes
+    and dice of a small version.
+
+    >>> describe(scoring("yahtzee")), describe(scoring("yatzy", variant="kth-2012"))
+    ('Yahtzee (free joker)', 'Yatzy (kth-2012 scoring)')
+    >>> describe(scoring("yahtzee", boxes=("sixes", "chance"), dice=3, joker="forced"))
+    'Yahtzee (forced joker), boxes sixes, chance, 3 dice'
+    """
+    name = rules.name
+    if rules.ruleset == "yahtzee":
+        name += f" ({rules.joker} joker)"
+    if rules.boxes != scoring(rules.ruleset).boxes:
+        name += f", boxes {', '.join(rules.boxes)}"
+    if rules.dice != 5:
+        name += f", {rules.dice} dice"
+    return name
 
 
 def _check_meta(meta, fail) -> Scoring:

@@ -316,7 +316,8 @@ def _rewrite_header(path, change):
         (lambda p: _rewrite_header(p, lambda m: m.update(dice=2)), "damaged: its sha256"),
         (
             lambda p: _rewrite_header(p, lambda m: m.update(boxes=["threes", "sixes", "chance"])),
-            "says it holds 2048 positions; Yahtzee .free joker. with 3 boxes and 3 dice has 512",
+            "says it holds 2048 positions; Yahtzee .free joker., boxes threes, sixes, chance, "
+            "3 dice: 512",
         ),
         (lambda p: _rewrite_header(p, lambda m: m.update(ruleset="chess")), "does not know"),
         (lambda p: _rewrite_header(p, lambda m: m.update(boxes=["chance", "sixes"])), "order"),
