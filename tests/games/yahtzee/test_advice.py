@@ -374,3 +374,40 @@ def test_a_table_of_other_rules_a_folder_or_a_missing_file_is_refused(saved, tmp
     os.mkfifo(fifo)
     with pytest.raises(InvalidArgumentError, match="not a regular file"):
         load_table(fifo)  # and does not wait for a writer
+
+
+def test_random_damage_is_refused_in_one_line_or_harmless(saved, free3):
+    """Bytes changed at random (mostly in the header), or the file cut short: the table
+    loads with its own values, or is refused in one line; nothing else is raised.
+    """
+    import random
+
+    good = saved.read_bytes()
+    rng = random.Random(28)
+    refused = 0
+    for _ in range(300):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(600) if rng.random() < 0.8 else rng.randrange(len(data))
+            data[at] = rng.randrange(256)
+        if rng.random() < 0.1:
+            data = data[: rng.randrange(len(data))]
+        saved.write_bytes(bytes(data))
+        try:
+            loaded = load_table(saved)
+        except InvalidArgumentError as error:
+            assert "\n" not in str(error)
+            refused += 1
+        else:
+            assert np.array_equal(loaded.values, free3.values)
+    assert refused > 280
+
+
+def test_a_deep_header_is_refused_without_recursion(saved):
+    data = saved.read_bytes()
+    head = data[:HEADER_BYTES].decode("latin1")
+    start = head.index("# gamegraph-yahtzee ") + len("# gamegraph-yahtzee ")
+    deep = (head[:start] + "[" * 2000 + "]" * 2000)[: HEADER_BYTES - 1] + "\n"
+    saved.write_bytes(deep.encode("latin1") + data[HEADER_BYTES:])
+    with pytest.raises(InvalidArgumentError, match="unreadable header"):
+        load_table(saved)
