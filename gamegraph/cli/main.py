@@ -1,7 +1,8 @@
 """gamegraph: build dice games' state graphs, solve them exactly, and draw them.
 
 Each game has its own commands: ``gamegraph jackpot --help``, ``gamegraph supersix
---help``, ``gamegraph ur --help``; ``gamegraph gallery`` builds every picture at once.
+--help``, ``gamegraph ur --help``, ``gamegraph yahtzee --help``; ``gamegraph gallery``
+builds every picture at once.
 Any game, your own too, by its class: ``gamegraph explore|report|graph my_game.py:Game``.
 """
 
