@@ -37,7 +37,7 @@ True
 from __future__ import annotations
 
 from ...errors import InvalidArgumentError
-from .rules import KEPT, THROWN, TURN, YahtzeeRules
+from .rules import KEEP_MOVES, KEPT, THROWN, TURN, YahtzeeRules
 from .solver import ValueTable
 
 __all__ = ["TurnRules", "STAGES"]
@@ -98,6 +98,52 @@ class TurnRules(YahtzeeRules):
             _, used, upper, flag = state
             return float(self.table.values[self.table.index(used, upper, flag)])
         return None
+
+    def strategy(self, name: str):
+        """The choices of a simple strategy (:mod:`~gamegraph.games.yahtzee.strategies`)
+        in this turn, as a choice function ``(state, options) -> index`` for
+        :meth:`gamegraph.policy.Policy.from_agent`: the box that adds the most points now
+        (ties to the first box), after no keep (``"greedy"``), or after keeping every die
+        of the most common face, ties to the higher face (``"most of a kind"``; all dice
+        alike are kept whole, so scored at once). Later turns are worth the table's values
+        (optimal play).
+
+        The last turn, chance open, two dice: greedy scores the first throw (7 on
+        average); most of a kind keeps the higher die of two (or a pair whole) and
+        throws the other twice.
+
+        >>> from gamegraph import build, evaluate
+        >>> from gamegraph.policy import Policy
+        >>> from gamegraph.games.yahtzee.scoring import scoring
+        >>> from gamegraph.games.yahtzee.solver import solve_values
+        >>> table = solve_values(scoring("yahtzee", boxes=("sixes", "chance"), dice=2))
+        >>> turn = TurnRules(table, filled=("sixes",))
+        >>> graph = build(turn)
+        >>> for name in ("greedy", "most of a kind"):
+        ...     policy = Policy.from_agent(graph, turn.strategy(name))
+        ...     print(name, round(float(evaluate(graph, policy).start_value), 6))
+        greedy 7.0
+        most of a kind 8.458333
+        """
+        from .strategies import STRATEGIES
+
+        if name not in STRATEGIES:
+            from ...errors import UnknownNameError
+
+            raise UnknownNameError("strategy", name, STRATEGIES)
+        n_boxes = len(self.boxes)
+
+        def choose(state, options):
+            dice, left = state[4], state[5]
+            if name == "most of a kind" and left and len(set(dice)) > 1:
+                face = max(set(dice), key=lambda f: (dice.count(f), f))
+                move = KEEP_MOVES + self.keep_number[(face,) * dice.count(face)]
+                return next(i for i, o in enumerate(options) if o.move == move)
+            boxes = [i for i, o in enumerate(options) if 0 <= o.move < n_boxes]
+            return max(boxes, key=lambda i: (options[i].reward, -i))
+
+        choose.__name__ = name
+        return choose
 
     def layer(self, state):
         """The stage of the turn (:data:`STAGES`)."""
