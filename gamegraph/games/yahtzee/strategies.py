@@ -22,8 +22,8 @@ strategy's box :math:`b(t)` for the last throw t, reward :math:`r` and next posi
     E_1(t) = \sum_{t'} P(t' \mid k_1(t))\, E_2(t'), \quad
     V_s(i) = \sum_t P(t \mid \varnothing)\, E_1(t).
 
-The box kernels below (a box's reward and the position it leads to, and the choice of
-box now or by value) are shared with the simulation
+The box kernel below (the choice of box, by the points now or by value, with its points
+and the position it leads to) is shared with the simulation
 (:mod:`gamegraph.games.yahtzee.simulate`) and the exact score distribution
 (:mod:`gamegraph.games.yahtzee.distribution`).
 
@@ -69,9 +69,7 @@ def _compile() -> None:
         return
     numba = require("numba", "the Yahtzee strategies", "fast")
     module = globals()
-    module["_lower_open"] = njit(numba)(_lower_open)
-    module["_place"] = njit(numba)(_place)
-    module["_choose_box"] = njit(numba)(_choose_box)
+    module["_choose_box"] = njit(numba, inline="always")(_choose_box)
     prange = numba.prange
     module["_strategy_layer"] = njit(numba, parallel=True)(_strategy_layer)
     _compiled = True
@@ -80,87 +78,72 @@ def _compile() -> None:
 # ---------------------------------------------------------------------------
 # Kernels (plain Python until _compile() swaps in their numba versions)
 # ---------------------------------------------------------------------------
-def _lower_open(used, upper_face):
-    """Whether a lower box (not an upper one) is still open."""
-    for b in range(len(upper_face)):  # pragma: no cover - runs compiled
-        if upper_face[b] == 0 and not (used >> b) & 1:
-            return True
-    return False
-
-
-def _place(
-    used, upper, flag, t, b, lower_open, flags, score, joker, upper_face, face_box, five,
-    face, ybox, ybonus, upper_bonus, forced_joker,
-):  # fmt: skip
-    """Throw ``t`` scored in box ``b``: (reward, next position), reward -1 if not allowed.
-
-    The same rules as the solver's widget: the joker (free or forced), the Yahtzee bonus
-    while the flag is set, the upper bonus when the upper total reaches 63.
-    """
-    if (used >> b) & 1:  # pragma: no cover - runs compiled
-        return -1.0, -1
-    is_joker = five[t] and ybox >= 0 and (used >> ybox) & 1
-    bonus = ybonus if is_joker and flag else 0
-    upper_open = False
-    fb = -1
-    if is_joker:
-        fb = face_box[face[t]]
-        upper_open = fb >= 0 and not (used >> fb) & 1
-    if is_joker and forced_joker:
-        if upper_open and b != fb:
-            return -1.0, -1
-        if not upper_open and lower_open and upper_face[b] > 0:
-            return -1.0, -1
-    full = is_joker and not upper_open
-    s = joker[t, b] if full else score[t, b]
-    r = float(s + bonus)
-    nu = upper
-    if upper_face[b] > 0:
-        nu = min(upper + s, UPPER_STATES - 1)
-        if upper < UPPER_STATES - 1 and upper + s >= UPPER_STATES - 1:
-            r += upper_bonus
-    nf = flag
-    if b == ybox and s > 0:
-        nf = 1
-    if flags == 1:
-        nf = 0
-    return r, ((used | (1 << b)) * UPPER_STATES + nu) * flags + nf
-
-
 def _choose_box(
     used, upper, flag, t, values, by_value, flags, score, joker, upper_face, face_box,
     five, face, ybox, ybonus, upper_bonus, forced_joker,
 ):  # fmt: skip
     """The box for the last throw ``t``: the most points now, or (``by_value``) the most
     points now plus the next position's value; ties to the first box. Returns (box,
-    reward, next position).
+    points, next position).
+
+    The points follow the solver's widget: the joker (free or forced), the Yahtzee bonus
+    while the flag is set, the upper bonus when the upper total reaches 63.
     """
-    lower_open = _lower_open(used, upper_face)  # pragma: no cover - runs compiled
+    n_boxes = score.shape[1]  # pragma: no cover - runs compiled
+    lower_open = False
+    for b in range(n_boxes):
+        if upper_face[b] == 0 and not (used >> b) & 1:
+            lower_open = True
+    is_joker = five[t] and ybox >= 0 and (used >> ybox) & 1
+    bonus = ybonus if is_joker and flag else 0
+    upper_open = False  # the joker's own upper box is open
+    fb = -1
+    if is_joker:
+        fb = face_box[face[t]]
+        upper_open = fb >= 0 and not (used >> fb) & 1
+    full = is_joker and not upper_open  # full house and straights in full
     best = -np.inf
-    box, reward, nxt = -1, 0.0, -1
-    for b in range(score.shape[1]):
-        r, i = _place(
-            used, upper, flag, t, b, lower_open, flags, score, joker, upper_face, face_box,
-            five, face, ybox, ybonus, upper_bonus, forced_joker,
-        )  # fmt: skip
-        if i < 0:
+    box, points, nxt = -1, 0.0, -1
+    for b in range(n_boxes):
+        if (used >> b) & 1:
             continue
+        if is_joker and forced_joker:
+            if upper_open and b != fb:
+                continue  # forced into its own upper box
+            if not upper_open and lower_open and upper_face[b] > 0:
+                continue  # else a lower box while one is open
+        s = joker[t, b] if full else score[t, b]
+        r = float(s + bonus)
+        nu = upper
+        if upper_face[b] > 0:
+            nu = min(upper + s, UPPER_STATES - 1)
+            if upper < UPPER_STATES - 1 and upper + s >= UPPER_STATES - 1:
+                r += upper_bonus
+        nf = flag
+        if b == ybox and s > 0:
+            nf = 1
+        if flags == 1:
+            nf = 0
+        i = ((used | (1 << b)) * UPPER_STATES + nu) * flags + nf
         q = r + values[i] if by_value else r
         if q > best:
-            best, box, reward, nxt = q, b, r, i
-    return box, reward, nxt
+            best, box, points, nxt = q, b, r, i
+    return box, points, nxt
 
 
 def _strategy_layer(
-    useds, values, keeps, flags, score, joker, upper_face, face_box, five, face, ybox,
-    ybonus, upper_bonus, forced_joker, k_ptr, k_throw, k_prob, s_ptr, s_keep,
+    useds, values, keeps, needed, flags, score, joker, upper_face, face_box, five, face,
+    ybox, ybonus, upper_bonus, forced_joker, k_ptr, k_throw, k_prob, s_ptr, s_keep,
 ):  # fmt: skip
-    """Evaluate the strategy (fixed ``keeps``, box now) at every position of ``useds``."""
+    """Evaluate the strategy (fixed ``keeps``, box now) at every position of ``useds``;
+    ``needed`` lists the keeps the rule ever takes (their K is computed once a stage).
+    """
     n_throws = score.shape[0]  # pragma: no cover - runs compiled
+    n_keeps = len(k_ptr) - 1
     for i in prange(len(useds)):
         used = useds[i]
-        e3 = np.empty(n_throws)
-        e2 = np.empty(n_throws)
+        e = np.empty(n_throws)
+        k = np.empty(n_keeps)
         for upper in range(UPPER_STATES):
             for flag in range(flags):
                 for t in range(n_throws):
@@ -169,20 +152,19 @@ def _strategy_layer(
                         upper_face, face_box, five, face, ybox, ybonus, upper_bonus,
                         forced_joker,
                     )  # fmt: skip
-                    e3[t] = r + values[nxt]
-                for t in range(n_throws):
-                    k = keeps[1, t]
-                    total = 0.0
-                    for p in range(k_ptr[k], k_ptr[k + 1]):
-                        total += k_prob[p] * e3[k_throw[p]]
-                    e2[t] = total
+                    e[t] = r + values[nxt]
+                for stage in range(1, -1, -1):  # K2 from E3, then K1 from E2
+                    for j in range(len(needed)):
+                        kk = needed[j]
+                        total = 0.0
+                        for p in range(k_ptr[kk], k_ptr[kk + 1]):
+                            total += k_prob[p] * e[k_throw[p]]
+                        k[kk] = total
+                    for t in range(n_throws):
+                        e[t] = k[keeps[stage, t]]
                 value = 0.0
                 for p in range(k_ptr[0], k_ptr[1]):
-                    k = keeps[0, k_throw[p]]
-                    total = 0.0
-                    for q in range(k_ptr[k], k_ptr[k + 1]):
-                        total += k_prob[q] * e2[k_throw[q]]
-                    value += k_prob[p] * total
+                    value += k_prob[p] * e[k_throw[p]]
                 values[(used * UPPER_STATES + upper) * flags + flag] = value
 
 
@@ -263,11 +245,12 @@ def evaluate_strategy(scoring: Scoring, strategy: str) -> StrategyValues:
         raise InvalidArgumentError(f"scoring must be a Scoring, got {type(scoring).__name__}")
     keeps = keep_rule(strategy, scoring.dice)
     _compile()
+    needed = np.unique(keeps)
     tables = solver._tables(scoring)
     n_boxes = len(scoring.boxes)
     values = np.zeros((1 << n_boxes) * UPPER_STATES * tables.flags)
     useds = np.arange(1 << n_boxes, dtype=np.int64)
     filled = np.array([bin(u).count("1") for u in range(1 << n_boxes)])
     for boxes in range(n_boxes - 1, -1, -1):
-        _strategy_layer(useds[filled == boxes], values, keeps, *tables.arguments())
+        _strategy_layer(useds[filled == boxes], values, keeps, needed, *tables.arguments())
     return StrategyValues(scoring, strategy, values)
