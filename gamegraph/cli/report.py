@@ -14,7 +14,7 @@ import time
 from ._common import add_quiet, add_seed, games, whole, whole_number
 
 #: The games that have a report.
-GAMES = ("jackpot", "supersix", "ur")
+GAMES = ("jackpot", "supersix", "ur", "yahtzee")
 
 _OUTPUT_HELP = (
     "the report: .html (one self-contained file, images inline, works offline) or .md "
@@ -50,6 +50,32 @@ def add_report_command(commands, game: str) -> None:
             default=PEGS,
             help=f"total pegs of the game mapped (4 or more, default {PEGS})",
         )
+    elif game == "yahtzee":
+        report.add_argument(
+            "--rules",
+            choices=("yahtzee", "yatzy"),
+            default=None,
+            help="yahtzee or yatzy (default yahtzee, or the table's); with --table, refuse "
+            "a table of other rules",
+        )
+        report.add_argument(
+            "--joker",
+            choices=("free", "forced"),
+            default=None,
+            help="Yahtzee's joker: free (default) or forced",
+        )
+        report.add_argument(
+            "--variant",
+            default="standard",
+            help="a scoring variant (yatzy: kth-2012) (default standard)",
+        )
+        report.add_argument(
+            "--table",
+            metavar="FILE.npy",
+            default=None,
+            help="a table from `yahtzee solve --save`: skips the solve (about 35 s)",
+        )
+        add_seed(report)
     else:
         from ..games.ur import RULESETS
         from ..reports.defaults import UR_GAMES
@@ -104,6 +130,26 @@ def _run(args, out) -> None:
         from ..reports.supersix import supersix_report
 
         report = supersix_report(pegs=args.pegs, progress=args.progress)
+    elif args.report_game == "yahtzee":
+        from ..reports.yahtzee import yahtzee_report
+
+        table = None
+        if args.table is not None:
+            from ..games.yahtzee.table_file import load_table
+
+            table = load_table(args.table, ruleset=args.rules, joker=args.joker)
+        elif args.joker is not None and args.rules not in (None, "yahtzee"):
+            from ..errors import InvalidArgumentError
+
+            raise InvalidArgumentError("--joker is a rule of Yahtzee; Yatzy has no joker")
+        report = yahtzee_report(
+            rules=args.rules or "yahtzee",
+            joker=args.joker or "free",
+            variant=args.variant,
+            table=table,
+            seed=args.seed,
+            progress=args.progress,
+        )
     else:
         from ..reports.ur import ur_report
 

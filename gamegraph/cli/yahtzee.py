@@ -119,6 +119,24 @@ def add_commands(subparsers) -> None:
     advise.add_argument("--format", choices=FORMATS, default="text")
     advise.set_defaults(run=_advise)
 
+    explore = commands.add_parser(
+        "explore",
+        help="from a saved table: one turn's graph for a card (its throws, keeps and boxes, "
+        "each with its value; the simple strategies' choices beside the optimal ones) as an "
+        "interactive offline page (.html)",
+    )
+    explore.add_argument(
+        "--table", metavar="FILE.npy", required=True, help="a table from `yahtzee solve --save`"
+    )
+    explore.add_argument("--filled", default="", metavar="CARD", help=CARD_HELP)
+    explore.add_argument("-o", "--output", required=True, help="the page to write (.html)")
+    add_quiet(explore)
+    explore.set_defaults(run=_explore)
+
+    from .report import add_report_command
+
+    add_report_command(commands, "yahtzee")
+
 
 def _rules(args):
     """The :class:`~gamegraph.games.yahtzee.scoring.Scoring` that ``solve`` asks for."""
@@ -235,3 +253,41 @@ def _advise(args, out):
         out.write(_dumps(payload) + "\n")
         return
     out.write(advice_table(table, position, args.dice, args.throws_left).to_text() + "\n")
+
+
+def _explore(args, out):
+    from .._files import check_output
+    from ..analysis.explore import explore_graph
+    from ..build import build
+    from ..games.yahtzee.advice import card_position, read_card
+    from ..games.yahtzee.scoring import BONUS_THRESHOLD
+    from ..games.yahtzee.table_file import describe, load_table
+    from ..games.yahtzee.turn import TurnRules
+    from ..renderers.explorer import explore_figure
+    from ..renderers.interactive import EXTENSIONS
+
+    check_output(args.output, EXTENSIONS[:1])  # fail before any work
+    started = time.perf_counter()
+    table = load_table(args.table)
+    rules = table.scoring
+    card = read_card(args.filled, rules)
+    position = card_position(rules, card)
+    upper = min(position.upper, BONUS_THRESHOLD)
+    turn = TurnRules(table, filled=tuple(card), upper=upper, flag=position.flag)
+    graph = build(turn)
+    from ..games.yahtzee.strategies import STRATEGIES
+    from ..policy import Policy
+
+    agents = {name: Policy.from_agent(graph, turn.strategy(name), name) for name in STRATEGIES}
+    data = explore_graph(graph, None, agents, progress=args.progress)
+    filled = ", ".join(f"{box} {points}" for box, points in card.items()) or "empty card"
+    title = f"{describe(rules)}: one turn from {filled} (upper total {position.upper})"
+    explore_figure(data, title=title).save(args.output)
+    seconds = time.perf_counter() - started
+    value = float(data.values[data.start])
+    out.write(
+        f"wrote {args.output}: one turn, {data.total_states:,} states in "
+        f"{len(data.group_names)} stages; expected score to come {value:.4f} (the table's "
+        f"{float(table.values[table.index(position.used, upper, position.flag)]):.4f}), "
+        f"expected final score {position.points + value:.4f} ({seconds:.1f} s)\n"
+    )

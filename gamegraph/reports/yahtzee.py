@@ -178,8 +178,10 @@ def yahtzee_report(
         Accepted for the report command's sake; the steps show no bars.
     """
     started = time.perf_counter()
+    how = "loaded"
     if table is None:
         table = solve_values(scoring(rules, joker=joker, variant=variant))
+        how = "solved"
     elif not isinstance(table, ValueTable):
         table = load_table(table)
     rules_ = table.scoring
@@ -196,7 +198,7 @@ def yahtzee_report(
         f"{name}: the optimal strategy, solved",
         footer=(
             f"{name}: {len(table.values):,} turn-start positions (table "
-            f"{'solved' if solved > 5 else 'loaded'} in {solved:.1f} s); three exact score "
+            f"{how} in {solved:.1f} s); three exact score "
             f"distributions; one game with seed {seed}; computed in {seconds:.1f} s"
         ),
     )
