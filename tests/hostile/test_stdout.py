@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gamegraph.cli import main
@@ -56,6 +57,15 @@ COMMANDS = {
     "ur graph": "ur graph -o {dir}/graph.dot",
     "ur heatmap": "ur heatmap --solve --pieces 1 -o {dir}/heatmap.png",
     "ur tournament": "ur tournament -q --pieces 1 --games 100",
+    "yahtzee solve": "yahtzee solve -q --boxes sixes,chance --save {dir}/table.npy",
+    # the table "yahtzee solve" wrote just before (with stdout full; with it closed,
+    # both are refused before any work)
+    "yahtzee advise": "yahtzee advise --table {dir}/../yahtzee-solve/table.npy --dice 13356 "
+    "--throws-left 2",
+    "yahtzee report": "yahtzee report -q --table {dir}/../yahtzee-solve/table.npy "
+    "-o {dir}/report.html",
+    "yahtzee explore": "yahtzee explore -q --table {dir}/../yahtzee-solve/table.npy "
+    "-o {dir}/page.html",
     "gallery": "gallery {dir}/gallery",  # the first step line fails at once
     "explore": "explore -q gamegraph.games.pig:Pig --arg goal=5 -o {dir}/page.html",
     "report": "report -q gamegraph.games.pig:Pig --arg goal=5 -o {dir}/report.html",
@@ -119,6 +129,12 @@ def _env():
 def _complete(path: Path) -> bool:
     """Whether a written file is whole: its format's ending is there."""
     data = path.read_bytes()
+    if path.suffix == ".npy":  # no fixed ending: whole if it reads back
+        try:
+            np.load(path, allow_pickle=False)
+        except (OSError, ValueError):
+            return False
+        return True
     ending = {
         ".html": b"</html>",
         ".svg": b"</svg>",
