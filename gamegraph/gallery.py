@@ -499,6 +499,129 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
     return "\n".join(lines) + "\n", items
 
 
+#: The Yahtzee game drawn (its dice seed) and the turn of it whose graph is explored.
+YAHTZEE_SEED, YAHTZEE_TURN = 1, 7
+
+
+def yahtzee_section(folder: Path, step) -> tuple[str, list]:
+    """Yahtzee solved once (about 35 s): the exact score distributions of optimal play and
+    two simple strategies (about 65 s together), each open box's worth through one optimal
+    game, one turn's graph as an explorer page, and the report from the same table.
+    """
+    import numpy as np
+
+    from .analysis.explore import explore_graph
+    from .games.yahtzee.distribution import score_distribution
+    from .games.yahtzee.scoring import scoring
+    from .games.yahtzee.solver import solve_values
+    from .games.yahtzee.table_file import describe
+    from .games.yahtzee.turn import TurnRules
+    from .policy import Policy
+    from .renderers.explorer import explore_figure
+    from .renderers.yahtzee_figures import box_values_figure, score_distribution_figure
+    from .reports.yahtzee import STRATEGIES, optimal_game, yahtzee_report
+
+    with step("yahtzee: solve every turn-start position"):
+        table = solve_values(scoring("yahtzee"))
+    rules = table.scoring
+    name = describe(rules)
+    with step("yahtzee: exact score distributions (optimal, two strategies)"):
+        dists = {"optimal": score_distribution(table)}
+        for strategy in STRATEGIES:
+            dists[strategy] = score_distribution(rules, strategy)
+    items = []
+    with step("yahtzee: the distribution and the boxes' worth (PNG, SVG)"):
+        figure = score_distribution_figure(
+            {player: d.probabilities for player, d in dists.items()},
+            title=f"{name}: the final score under three ways of playing",
+        )
+        for ext in (".png", ".svg"):
+            figures.save(figure, folder / f"yahtzee-distribution{ext}")
+        game = optimal_game(table, seed=YAHTZEE_SEED)
+        worth = [turn.worth for turn in game]
+        scored = [None] * len(rules.boxes)
+        for k, turn in enumerate(game):
+            scored[rules.boxes.index(turn.box)] = (k, turn.points)
+        total = sum(turn.points for turn in game)
+        figure = box_values_figure(
+            rules.boxes,
+            np.column_stack(worth),
+            scored=scored,
+            title=f"{name}: one optimal game, {total} points",
+            colour_label="worth: expected points lost by a 0 now",
+        )
+        for ext in (".png", ".svg"):
+            figures.save(figure, folder / f"yahtzee-box-worth{ext}")
+    optimal = dists["optimal"]
+    items.append(
+        (
+            "yahtzee-distribution.png",
+            f"The exact distribution of the final score (chance per 5 points): optimal play "
+            f"(mean {optimal.mean:.4f}, sd {optimal.std:.4f}, median {optimal.median}), most "
+            f"of a kind (mean {dists['most of a kind'].mean:.2f}) and greedy best box (mean "
+            f"{dists['greedy'].mean:.2f}); each mean is a vertical line in its player's style.",
+        )
+    )
+    items.append(
+        (
+            "yahtzee-box-worth.png",
+            f"One optimal game (dice seed {YAHTZEE_SEED}, {total} points): at the start of "
+            "each turn, what each open box is worth, the expected final score lost by "
+            "ignoring the dice and writing 0 in it; outlined, the box scored that turn and "
+            "its points.",
+        )
+    )
+    with step(f"yahtzee: turn {YAHTZEE_TURN}'s graph as an explorer page"):
+        turn = game[YAHTZEE_TURN - 1]
+        position = turn.position
+        filled = tuple(b for k, b in enumerate(rules.boxes) if position.used >> k & 1)
+        rules_ = TurnRules(table, filled=filled, upper=min(position.upper, 63), flag=position.flag)
+        graph = build(rules_)
+        agents = {s: Policy.from_agent(graph, rules_.strategy(s), s) for s in STRATEGIES}
+        data = explore_graph(graph, None, agents)
+        title = (
+            f"{name}: turn {YAHTZEE_TURN} of the game drawn, boxes filled: "
+            f"{', '.join(filled)}; upper total {position.upper}"
+        )
+        explore_figure(data, title=title).save(folder / "explore-yahtzee-turn.html")
+    items.append(
+        (
+            "explore-yahtzee-turn.html",
+            f"Turn {YAHTZEE_TURN} of that game as a graph ({data.n_states:,} states): "
+            "the throws, keeps and boxes with their values, and where the simple "
+            "strategies' choices give value away.",
+            "yahtzee-box-worth.png",
+        )
+    )
+    with step("yahtzee: the report (.html and .md), from the same table"):
+        report = yahtzee_report(table=table, distributions=dists, seed=YAHTZEE_SEED)
+        report.save(folder / "report-yahtzee.html")
+        report.save(folder / "report-yahtzee.md")
+    items.append(
+        (
+            "report-yahtzee.html",
+            "Yahtzee: the optimum, the strategies, the distribution, the boxes' worth and "
+            "advice (one self-contained page)",
+            "yahtzee-distribution.png",
+        )
+    )
+    lines = [
+        f"## {name}",
+        "",
+        f"Solved at full size: optimal expected score {table.start_value:.4f} (published "
+        "254.5896). "
+        + ", ".join(f"{player} {d.mean:.4f}" for player, d in dists.items())
+        + " (exact means of the distributions).",
+        "",
+        "- [yahtzee-distribution.png](yahtzee-distribution.png), "
+        "[yahtzee-box-worth.png](yahtzee-box-worth.png) (and .svg); the turn explorer "
+        "[explore-yahtzee-turn.html](explore-yahtzee-turn.html); the report "
+        "[report-yahtzee.html](report-yahtzee.html), or as Markdown "
+        "[report-yahtzee.md](report-yahtzee.md) with its images in `report-yahtzee_files/`.",
+    ]
+    return "\n".join(lines) + "\n", items
+
+
 def _supersix_explored():
     from .games.supersix import SuperSix
     from .games.supersix.state import CONTINUE, STOP
@@ -674,6 +797,7 @@ def build_gallery(folder="gallery", stream=sys.stdout, *, progress: bool | None 
             ("Jackpot", *jackpot_section(folder, step)),
             ("Super Six", *supersix_section(folder, step)),
             ("The Royal Game of Ur", *ur_section(folder, step)),
+            ("Yahtzee", *yahtzee_section(folder, step)),
             ("Graph explorers", *explorer_section(folder, step)),
             ("Reports", *reports_section(folder, step)),
         ]

@@ -156,6 +156,7 @@ def yahtzee_report(
     joker: str = "free",
     variant: str = "standard",
     table=None,
+    distributions: dict | None = None,
     seed: int = 1,
     progress: bool | None = None,
 ) -> Report:
@@ -172,6 +173,10 @@ def yahtzee_report(
         A solved table (or a file from ``gamegraph yahtzee solve --save``): its rule set
         is the report's (``rules``, ``joker`` and ``variant`` are then not used), and the
         35-s solve is skipped. A small version's table gives a small report.
+    distributions : dict, optional
+        The final score's distributions already computed for this table's rules (player
+        -> :class:`~gamegraph.games.yahtzee.distribution.ScoreDistribution`, players
+        ``"optimal"`` and :data:`STRATEGIES`); those missing are computed.
     seed : int
         Seeds the dice of the game drawn and of the advice example.
     progress : bool, optional
@@ -188,9 +193,10 @@ def yahtzee_report(
     name = describe(rules_)
     optimum = table.start_value
     solved = time.perf_counter() - started
-    dists = {"optimal": score_distribution(table)}
+    given = dict(distributions or {})
+    dists = {"optimal": given.get("optimal") or score_distribution(table)}
     for strategy in STRATEGIES:
-        dists[strategy] = score_distribution(rules_, strategy)
+        dists[strategy] = given.get(strategy) or score_distribution(rules_, strategy)
     game = optimal_game(table, seed=seed)
     seconds = time.perf_counter() - started
 
