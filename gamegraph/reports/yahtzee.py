@@ -42,7 +42,7 @@ from ..games.yahtzee.table_file import describe, load_table
 from ..renderers.report import Report
 from ..renderers.yahtzee_figures import box_values_figure, score_distribution_figure
 
-__all__ = ["MEASURED", "box_worth", "optimal_game", "GameTurn", "yahtzee_report"]
+__all__ = ["MEASURED", "box_worth", "optimal_game", "GameTurn", "rules_note", "yahtzee_report"]
 
 #: Optimal expected scores measured by ``gamegraph yahtzee solve`` (each about 35 s), by
 #: rule set, Yahtzee's joker or Yatzy's scoring variant; quoted in the report's text.
@@ -150,6 +150,36 @@ def optimal_game(table: ValueTable, *, seed: int = 1) -> list[GameTurn]:
     return turns
 
 
+def rules_note(rules) -> str:
+    """A sentence on the published optima of a full-size rule set (Yahtzee's two joker
+    readings; why Yatzy's is 248.44 and not 248.63), or "" for a small version.
+
+    >>> rules_note(scoring("yatzy", variant="kth-2012")).split(". ")[0]
+    'Larsson and Sjöberg (2012) published 248.63 for Yatzy'
+    >>> rules_note(scoring("yahtzee", boxes=("sixes", "chance")))
+    ''
+    """
+    every_box = len(rules.boxes) == (13 if rules.ruleset == "yahtzee" else 15)
+    if not (every_box and rules.dice == 5):
+        return ""
+    if rules.ruleset == "yahtzee":
+        return (
+            "Yahtzee's joker rule is read two ways. Read freely (a further Yahtzee may go in "
+            "any open box, full house and straights in full once its own upper box is "
+            f"filled, as Verhoeff's optimal player does) the optimum is "
+            f"{MEASURED[('yahtzee', 'free')]:.4f}, the published figure (Verhoeff 1999, "
+            f"Glenn 2006); forced (its own upper box first, then a lower box, as Hasbro's "
+            f"score sheet says) it is {MEASURED[('yahtzee', 'forced')]:.4f}: the readings "
+            "differ by two thousandths of a point."
+        )
+    return (
+        f"Larsson and Sjöberg (2012) published 248.63 for Yatzy. The rules as stated "
+        f"give {MEASURED[('yatzy', 'standard')]:.4f}; their program scores a single pair "
+        "in the two-pairs box, and with that scoring (variant kth-2012) the optimum is "
+        f"{MEASURED[('yatzy', 'kth-2012')]:.4f}, their figure."
+    )
+
+
 def yahtzee_report(
     *,
     rules: str = "yahtzee",
@@ -203,37 +233,21 @@ def yahtzee_report(
     report = Report(
         f"{name}: the optimal strategy, solved",
         footer=(
-            f"{name}: {len(table.values):,} turn-start positions (table "
-            f"{how} in {solved:.1f} s); three exact score "
-            f"distributions; one game with seed {seed}; computed in {seconds:.1f} s"
+            f"{name}: {len(table.values):,} turn-start positions (table {how} in "
+            f"{solved:.1f} s); three exact score distributions (propagated in "
+            f"{sum(d.seconds for d in dists.values()):.1f} s); one game with seed {seed}; "
+            f"report built in {seconds:.1f} s"
         ),
-    )
-    full_size = (
-        len(rules_.boxes) == (13 if rules_.ruleset == "yahtzee" else 15) and rules_.dice == 5
     )
     report.text(
         f"Every turn-start position is solved: its value is the expected score still to "
         f"come when every keep and every box is chosen to make the expected final score as "
-        f"large as it can be. Under these rules ({name}) the optimal expected final score "
+        f"large as it can be. Under these rules, {name}, the optimal expected final score "
         f"is **{optimum:.4f}**."
     )
-    if rules_.ruleset == "yahtzee" and full_size:
-        report.text(
-            "Yahtzee's joker rule is read two ways. Read freely (a further Yahtzee may go in "
-            "any open box, full house and straights in full once its own upper box is "
-            f"filled, as Verhoeff's optimal player does) the optimum is "
-            f"{MEASURED[('yahtzee', 'free')]:.4f}, the published figure (Verhoeff 1999, "
-            f"Glenn 2006); forced (its own upper box first, then a lower box, as Hasbro's "
-            f"score sheet says) it is {MEASURED[('yahtzee', 'forced')]:.4f}: the readings "
-            "differ by two thousandths of a point."
-        )
-    elif rules_.ruleset == "yatzy" and full_size:
-        report.text(
-            f"Larsson and Sjöberg (2012) published 248.63 for Yatzy. The rules as stated "
-            f"give {MEASURED[('yatzy', 'standard')]:.4f}; their program scores a single pair "
-            "in the two-pairs box, and with that scoring (variant kth-2012) the optimum is "
-            f"{MEASURED[('yatzy', 'kth-2012')]:.4f}, their figure."
-        )
+    note = rules_note(rules_)
+    if note:
+        report.text(note)
 
     report.heading("Optimal play against two simple strategies")
     report.text(

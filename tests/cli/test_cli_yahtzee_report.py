@@ -133,3 +133,16 @@ def test_bad_input_is_one_line(argv, message, saved, tmp_path, capsys):
     assert message in err
     assert len(err.strip().splitlines()) == 1, err
     assert not list(tmp_path.iterdir())
+
+
+def test_rules_note_quotes_the_measured_optima():
+    from gamegraph.reports.yahtzee import MEASURED, rules_note
+
+    # The published figures (Verhoeff 1999; Larsson & Sjöberg 2012) to their digits.
+    assert round(MEASURED[("yahtzee", "free")], 4) == 254.5896
+    assert round(MEASURED[("yatzy", "kth-2012")], 2) == 248.63
+    yahtzee = rules_note(scoring("yahtzee", joker="forced"))
+    assert "254.5896, the published figure" in yahtzee and "it is 254.5877" in yahtzee
+    yatzy = rules_note(scoring("yatzy"))
+    assert "give 248.4400" in yatzy and "the optimum is 248.6329, their figure" in yatzy
+    assert rules_note(scoring("yatzy", dice=4)) == ""
