@@ -28,7 +28,7 @@ as MISSED without failing the run.
 
 Usage::
 
-    python benchmarks/bench_yahtzee.py            # about 15 minutes on 2 cores
+    python benchmarks/bench_yahtzee.py            # about 5 minutes on 2 cores
     python benchmarks/bench_yahtzee.py --quick    # under a minute
 """
 
