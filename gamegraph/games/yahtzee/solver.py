@@ -68,6 +68,7 @@ def _compile() -> None:
         return
     numba = require("numba", "the compact Yahtzee solver", "fast")
     module = globals()
+    module["_choose_box"] = njit(numba, inline="always")(_choose_box)
     module["_widget"] = njit(numba, inline="always")(_widget)
     prange = numba.prange
     module["_layer"] = njit(numba, parallel=True)(_layer)
@@ -78,6 +79,60 @@ def _compile() -> None:
 # ---------------------------------------------------------------------------
 # Kernels (plain Python until _compile() swaps in their numba versions)
 # ---------------------------------------------------------------------------
+def _choose_box(
+    used, upper, flag, t, values, by_value, flags, score, joker, upper_face, face_box,
+    five, face, ybox, ybonus, upper_bonus, forced_joker,
+):  # fmt: skip
+    """The box for the last throw ``t``: the most points now, or (``by_value``) the most
+    points now plus the next position's value; ties to the first box. Returns (box,
+    points, next position).
+
+    The one statement of the box rules every kernel of the package shares: the joker (free
+    or forced), the Yahtzee bonus while the flag is set, the upper bonus when the upper
+    total reaches 63, and the position the box leads to.
+    """
+    n_boxes = score.shape[1]  # pragma: no cover - runs compiled
+    lower_open = False
+    for b in range(n_boxes):
+        if upper_face[b] == 0 and not (used >> b) & 1:
+            lower_open = True
+    is_joker = five[t] and ybox >= 0 and (used >> ybox) & 1
+    bonus = ybonus if is_joker and flag else 0
+    upper_open = False  # the joker's own upper box is open
+    fb = -1
+    if is_joker:
+        fb = face_box[face[t]]
+        upper_open = fb >= 0 and not (used >> fb) & 1
+    full = is_joker and not upper_open  # full house and straights in full
+    best = -np.inf
+    box, points, nxt = -1, 0.0, -1
+    for b in range(n_boxes):
+        if (used >> b) & 1:
+            continue
+        if is_joker and forced_joker:
+            if upper_open and b != fb:
+                continue  # forced into its own upper box
+            if not upper_open and lower_open and upper_face[b] > 0:
+                continue  # else a lower box while one is open
+        s = joker[t, b] if full else score[t, b]
+        r = float(s + bonus)
+        nu = upper
+        if upper_face[b] > 0:
+            nu = min(upper + s, UPPER_STATES - 1)
+            if upper < UPPER_STATES - 1 and upper + s >= UPPER_STATES - 1:
+                r += upper_bonus
+        nf = flag
+        if b == ybox and s > 0:
+            nf = 1
+        if flags == 1:
+            nf = 0
+        i = ((used | (1 << b)) * UPPER_STATES + nu) * flags + nf
+        q = r + values[i] if by_value else r
+        if q > best:
+            best, box, points, nxt = q, b, r, i
+    return box, points, nxt
+
+
 def _widget(
     used, upper, flag, values, flags, score, joker, upper_face, face_box, five, face,
     ybox, ybonus, upper_bonus, forced_joker, k_ptr, k_throw, k_prob, s_ptr, s_keep, e, k, e3,
@@ -85,45 +140,14 @@ def _widget(
     """One position's turn: the best last throws into ``e3`` (and ``e``), the keeps of
     each throw again into ``k``/``e``; returns the position's value.
     """
-    n_throws, n_boxes = score.shape  # pragma: no cover - runs compiled
-    lower_open = False
-    for b in range(n_boxes):
-        if upper_face[b] == 0 and not (used >> b) & 1:
-            lower_open = True
+    n_throws = score.shape[0]  # pragma: no cover - runs compiled
     for t in range(n_throws):
-        is_joker = five[t] and ybox >= 0 and (used >> ybox) & 1
-        bonus = ybonus if is_joker and flag else 0
-        upper_open = False  # the joker's own upper box is open
-        if is_joker:
-            fb = face_box[face[t]]
-            upper_open = fb >= 0 and not (used >> fb) & 1
-        full = is_joker and not upper_open  # full house and straights in full
-        best = -np.inf
-        for b in range(n_boxes):
-            if (used >> b) & 1:
-                continue
-            if is_joker and forced_joker:
-                if upper_open and b != fb:
-                    continue  # forced into its own upper box
-                if not upper_open and lower_open and upper_face[b] > 0:
-                    continue  # else a lower box while one is open
-            s = joker[t, b] if full else score[t, b]
-            r = float(s + bonus)
-            nu = upper
-            if upper_face[b] > 0:
-                nu = min(upper + s, UPPER_STATES - 1)
-                if upper < UPPER_STATES - 1 and upper + s >= UPPER_STATES - 1:
-                    r += upper_bonus
-            nf = flag
-            if b == ybox and s > 0:
-                nf = 1
-            if flags == 1:
-                nf = 0
-            q = r + values[((used | (1 << b)) * UPPER_STATES + nu) * flags + nf]
-            if q > best:
-                best = q
-        e[t] = best
-        e3[t] = best
+        _, points, nxt = _choose_box(
+            used, upper, flag, t, values, True, flags, score, joker, upper_face, face_box,
+            five, face, ybox, ybonus, upper_bonus, forced_joker,
+        )  # fmt: skip
+        e[t] = points + values[nxt]
+        e3[t] = e[t]
     for _ in range(2):
         for kk in range(len(k_ptr) - 1):
             total = 0.0
