@@ -505,8 +505,9 @@ YAHTZEE_SEED, YAHTZEE_TURN = 1, 7
 
 def yahtzee_section(folder: Path, step) -> tuple[str, list]:
     """Yahtzee solved once (about 35 s): the exact score distributions of optimal play and
-    two simple strategies (about 65 s together), each open box's worth through one optimal
-    game, one turn's graph as an explorer page, and the report from the same table.
+    two simple strategies (about 65 s together), each open box's worth by turn under
+    optimal play (25 s) and through one optimal game, one turn's graph as an explorer
+    page, and the report from the same table.
     """
     import numpy as np
 
@@ -519,7 +520,7 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
     from .policy import Policy
     from .renderers.explorer import explore_figure
     from .renderers.yahtzee_figures import box_values_figure, score_distribution_figure
-    from .reports.yahtzee import STRATEGIES, optimal_game, yahtzee_report
+    from .reports.yahtzee import STRATEGIES, optimal_game, worth_by_turn, yahtzee_report
 
     with step("yahtzee: solve every turn-start position"):
         table = solve_values(scoring("yahtzee"))
@@ -529,6 +530,8 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
         dists = {"optimal": score_distribution(table)}
         for strategy in STRATEGIES:
             dists[strategy] = score_distribution(rules, strategy)
+    with step("yahtzee: each box's worth by turn under optimal play"):
+        by_turn = worth_by_turn(table)
     items = []
     with step("yahtzee: the distribution and the boxes' worth (PNG, SVG)"):
         figure = score_distribution_figure(
@@ -552,6 +555,15 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
         )
         for ext in (".png", ".svg"):
             figures.save(figure, folder / f"yahtzee-box-worth{ext}")
+        figure = box_values_figure(
+            rules.boxes,
+            by_turn.mean,
+            chances=by_turn.open,
+            title=f"{name}: each box's worth by turn under optimal play",
+            colour_label="worth: expected points lost by a 0 now",
+        )
+        for ext in (".png", ".svg"):
+            figures.save(figure, folder / f"yahtzee-box-worth-by-turn{ext}")
     optimal = dists["optimal"]
     items.append(
         (
@@ -560,6 +572,15 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
             f"(mean {optimal.mean:.4f}, sd {optimal.std:.4f}, median {optimal.median}), most "
             f"of a kind (mean {dists['most of a kind'].mean:.2f}) and greedy best box (mean "
             f"{dists['greedy'].mean:.2f}); each mean is a vertical line in its player's style.",
+        )
+    )
+    items.append(
+        (
+            "yahtzee-box-worth-by-turn.png",
+            "What each box is worth at the start of each turn under optimal play: the "
+            "expected final score lost by ignoring the dice and writing 0 in it, averaged "
+            "over the positions where it is open (first line), and the chance that it is "
+            "still open (second line).",
         )
     )
     items.append(
@@ -594,7 +615,9 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
         )
     )
     with step("yahtzee: the report (.html and .md), from the same table"):
-        report = yahtzee_report(table=table, distributions=dists, seed=YAHTZEE_SEED)
+        report = yahtzee_report(
+            table=table, distributions=dists, by_turn=by_turn, seed=YAHTZEE_SEED
+        )
         report.save(folder / "report-yahtzee.html")
         report.save(folder / "report-yahtzee.md")
     items.append(
@@ -614,6 +637,7 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
         + " (exact means of the distributions).",
         "",
         "- [yahtzee-distribution.png](yahtzee-distribution.png), "
+        "[yahtzee-box-worth-by-turn.png](yahtzee-box-worth-by-turn.png), "
         "[yahtzee-box-worth.png](yahtzee-box-worth.png) (and .svg); the turn explorer "
         "[explore-yahtzee-turn.html](explore-yahtzee-turn.html); the report "
         "[report-yahtzee.html](report-yahtzee.html), or as Markdown "

@@ -167,6 +167,7 @@ def box_values_figure(
     worth,
     *,
     scored=None,
+    chances=None,
     turns=None,
     title: str | None = None,
     colour_label: str = "points",
@@ -184,6 +185,9 @@ def box_values_figure(
     scored : sequence, optional
         One entry per box: ``(turn, points)`` (``turn`` counted from 0) when the box was
         filled in that turn, or None. That cell is outlined and reads ``▸ points``.
+    chances : array-like, shape (boxes, turns), optional
+        A chance per cell (the box still open, say), written under its number as a
+        percentage.
     turns : sequence of str, optional
         Column labels (default 1, 2, ...).
     colour_label : str
@@ -207,7 +211,14 @@ def box_values_figure(
     n_boxes, n_turns = grid.shape
     if scored is not None and len(scored) != n_boxes:
         raise InvalidArgumentError(f"scored has {len(scored)} entries; give one per box")
-    figure, ax = figure_and_axes(ax, figsize=(1.9 + 0.48 * n_turns, 0.9 + 0.34 * n_boxes))
+    if chances is not None:
+        chances = np.asarray(chances, dtype=np.float64)
+        if chances.shape != grid.shape:
+            raise InvalidArgumentError(
+                f"chances must have the shape of worth {grid.shape}, got {chances.shape}"
+            )
+    row = 0.34 if chances is None else 0.44  # room for a second line
+    figure, ax = figure_and_axes(ax, figsize=(1.9 + 0.48 * n_turns, 0.9 + row * n_boxes))
     finite = grid[np.isfinite(grid)]
     high = float(finite.max()) if finite.size else 1.0
     image = ax.imshow(
@@ -234,7 +245,10 @@ def box_values_figure(
                         or grid[b, t] > 0.55 * high else "white", gid=f"scored-{b}")  # fmt: skip
             elif np.isfinite(grid[b, t]):
                 v = grid[b, t]
-                ax.text(t, b, f"{v:.1f}", ha="center", va="center", fontsize=7,
+                text = f"{v:.1f}"
+                if chances is not None:
+                    text += f"\n{100 * chances[b, t]:.0f} %"
+                ax.text(t, b, text, ha="center", va="center", fontsize=7, linespacing=1.1,
                         color="black" if v > 0.55 * high else "white")  # fmt: skip
     ax.set_yticks(range(n_boxes), names, fontsize=8)
     labels = list(turns) if turns is not None else [str(t + 1) for t in range(n_turns)]

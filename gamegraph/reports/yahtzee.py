@@ -7,7 +7,8 @@ about 35 s, or a saved one through ``table=``): the optimal expected score is it
 value; the three distributions of the final score (optimal play, "most of a kind",
 "greedy best box") are exact, by forward propagation
 (:func:`~gamegraph.games.yahtzee.distribution.score_distribution`: about 40 s for
-optimal play at full size, 11 s for each strategy).
+optimal play at full size, 11 s for each strategy), and so are the chances of the
+positions behind the boxes' average worth (:func:`worth_by_turn`, about 25 s).
 
 **What a box is worth.** At a turn-start position p (the filled boxes, the upper total,
 the Yahtzee flag) the table gives V(p), the expected score still to come under optimal
@@ -19,9 +20,10 @@ b filled and the upper total and flag unchanged, worth V(p + b). The difference
     W_b(p) = V(p) - V(p + b)
 
 is what the box is worth at p: the expected final score that giving this turn up to a 0 in
-b would cost. :func:`box_worth` computes it for every open box; :func:`optimal_game`
-plays one game optimally (seeded dice) and records it at every turn, which
-:func:`~gamegraph.renderers.yahtzee_figures.box_values_figure` draws.
+b would cost. :func:`box_worth` computes it for every open box; :func:`worth_by_turn`
+averages it by turn over the positions optimal play reaches, and :func:`optimal_game`
+plays one game optimally (seeded dice) and records it at every turn; both are drawn by
+:func:`~gamegraph.renderers.yahtzee_figures.box_values_figure`.
 
 :func:`yahtzee_report` returns a :class:`~gamegraph.renderers.report.Report`.
 """
@@ -42,7 +44,16 @@ from ..games.yahtzee.table_file import describe, load_table
 from ..renderers.report import Report
 from ..renderers.yahtzee_figures import box_values_figure, score_distribution_figure
 
-__all__ = ["MEASURED", "box_worth", "optimal_game", "GameTurn", "rules_note", "yahtzee_report"]
+__all__ = [
+    "MEASURED",
+    "box_worth",
+    "optimal_game",
+    "GameTurn",
+    "WorthByTurn",
+    "worth_by_turn",
+    "rules_note",
+    "yahtzee_report",
+]
 
 #: Optimal expected scores measured by ``gamegraph yahtzee solve`` (each about 35 s), by
 #: rule set, Yahtzee's joker or Yatzy's scoring variant; quoted in the report's text.
@@ -81,6 +92,95 @@ def box_worth(table: ValueTable, used: int, upper: int, flag: int = 0) -> np.nda
         if not used >> b & 1:
             worth[b] = here - table.values[table.index(used | 1 << b, upper, flag)]
     return worth
+
+
+@dataclass(frozen=True)
+class WorthByTurn:
+    """Each box's worth by turn under optimal play, over the positions play reaches.
+
+    Attributes
+    ----------
+    mean : ndarray, shape (boxes, turns)
+        The average of :func:`box_worth` over the positions optimal play reaches at the
+        start of each turn with the box still open, weighted by their chances (NaN where
+        the box is never open then).
+    open : ndarray, shape (boxes, turns)
+        The chance that the box is still open at the start of each turn.
+    positions : tuple of int
+        How many positions play reaches at the start of each turn.
+    """
+
+    mean: np.ndarray
+    open: np.ndarray
+    positions: tuple
+
+
+def worth_by_turn(table: ValueTable) -> WorthByTurn:
+    """:class:`WorthByTurn` of a solved table: the chance of every turn-start position
+    under optimal play, turn by turn, and each open box's worth there.
+
+    The chances are propagated forward with the turn outcomes of
+    :mod:`gamegraph.games.yahtzee.distribution` (its compiled kernel: every reached
+    position's turn, the best keeps and box, ties to the first), so optimal play here is
+    the same player as the exact score distribution's; about a minute at full size.
+
+    One die, sixes and chance: the first turn's last throw goes in sixes on a 1, 2 or 6
+    (a 0 in sixes keeps chance's 14/3 for later) and in chance on a 3, 4 or 5, each half
+    the time under optimal play.
+
+    >>> small = solve_values(scoring("yahtzee", boxes=("sixes", "chance"), dice=1))
+    >>> by_turn = worth_by_turn(small)
+    >>> by_turn.open[:, 0].tolist(), by_turn.positions
+    ([1.0, 1.0], (1, 3))
+    >>> [round(float(x), 12) for x in by_turn.open[:, 1]]  # sixes open, chance open
+    [0.5, 0.5]
+    """
+    from ..games.yahtzee import distribution, solver
+
+    distribution._compile()
+    rules = table.scoring
+    tables = solver._tables(rules)
+    n_boxes, n_throws = len(rules.boxes), tables.score.shape[0]
+    flags, upper_states = tables.flags, solver.UPPER_STATES
+    keeps = np.zeros((2, 1), dtype=np.int64)
+    positions, reach = np.zeros(1, dtype=np.int64), np.ones(1)
+    mean = np.full((n_boxes, n_boxes), np.nan)
+    open_ = np.zeros((n_boxes, n_boxes))
+    reached = []
+    for turn in range(n_boxes):
+        reached.append(len(positions))
+        flag = positions % flags
+        upper = positions // flags % upper_states
+        used = positions // flags // upper_states
+        here = table.values[positions]
+        for b in range(n_boxes):
+            is_open = (used >> b & 1) == 0
+            chance = float(reach[is_open].sum())
+            open_[b, turn] = chance
+            if chance > 0:
+                after = ((used[is_open] | 1 << b) * upper_states + upper[is_open]) * flags
+                worth = here[is_open] - table.values[after + flag[is_open]]
+                mean[b, turn] = float(worth @ reach[is_open]) / chance
+        if turn == n_boxes - 1:
+            break
+        targets, weights = [], []
+        for begin in range(0, len(positions), distribution.CHUNK):
+            chunk = positions[begin : begin + distribution.CHUNK]
+            out_next = np.empty((len(chunk), n_throws), dtype=np.int64)
+            out_points = np.empty((len(chunk), n_throws), dtype=np.int64)
+            out_prob = np.empty((len(chunk), n_throws))
+            out_count = np.empty(len(chunk), dtype=np.int64)
+            distribution._chunk_outcomes(
+                chunk, table.values, True, keeps, out_next, out_points, out_prob, out_count,
+                *tables.arguments(),
+            )  # fmt: skip
+            mask = np.arange(n_throws) < out_count[:, None]
+            rows = np.nonzero(mask)[0] + begin
+            targets.append(out_next[mask])
+            weights.append(out_prob[mask] * reach[rows])
+        positions, where = np.unique(np.concatenate(targets), return_inverse=True)
+        reach = np.bincount(where, weights=np.concatenate(weights), minlength=len(positions))
+    return WorthByTurn(mean, open_, tuple(reached))
 
 
 @dataclass(frozen=True)
@@ -187,6 +287,7 @@ def yahtzee_report(
     variant: str = "standard",
     table=None,
     distributions: dict | None = None,
+    by_turn: WorthByTurn | None = None,
     seed: int = 1,
     progress: bool | None = None,
 ) -> Report:
@@ -207,6 +308,9 @@ def yahtzee_report(
         The final score's distributions already computed for this table's rules (player
         -> :class:`~gamegraph.games.yahtzee.distribution.ScoreDistribution`, players
         ``"optimal"`` and :data:`STRATEGIES`); those missing are computed.
+    by_turn : WorthByTurn, optional
+        :func:`worth_by_turn` of this table, if already computed (about 25 s at full
+        size).
     seed : int
         Seeds the dice of the game drawn and of the advice example.
     progress : bool, optional
@@ -227,6 +331,8 @@ def yahtzee_report(
     dists = {"optimal": given.get("optimal") or score_distribution(table)}
     for strategy in STRATEGIES:
         dists[strategy] = given.get(strategy) or score_distribution(rules_, strategy)
+    if by_turn is None:
+        by_turn = worth_by_turn(table)
     game = optimal_game(table, seed=seed)
     seconds = time.perf_counter() - started
 
@@ -300,10 +406,31 @@ def yahtzee_report(
         "A box's worth at the start of a turn is how much the expected final score would "
         "drop if that turn's dice were ignored and a 0 written in the box: the table's "
         "value of the position minus its value with the box filled by 0 (the upper total "
-        f"unchanged). Below, one game played optimally (dice seeded with {seed}), "
-        f"{total} points in all: each column is the start of a turn, each cell an open "
-        "box's worth then, and the outlined cell the box scored in that turn with the "
-        "points it earned (bonuses included)."
+        "unchanged). First on average: the chance of every position at every turn under "
+        "optimal play is propagated forward, and each cell is the box's worth averaged "
+        "over the positions where it is still open, with the chance that it is open "
+        f"({sum(by_turn.positions):,} positions reached in all)."
+    )
+    report.figure(
+        box_values_figure(
+            rules_.boxes,
+            by_turn.mean,
+            chances=by_turn.open,
+            title=f"{name}: each box's worth by turn under optimal play",
+            colour_label="worth: expected points lost by a 0 now",
+        ),
+        caption=(
+            "Each box's worth at the start of each turn under optimal play, averaged over "
+            "the positions where it is open (first line), and the chance that it is still "
+            "open then (second line)"
+        ),
+        name="box-worth-by-turn",
+    )
+    report.text(
+        f"Then one game played optimally (dice seeded with {seed}), {total} points in all: "
+        "each column is the start of a turn, each cell an open box's worth then, and the "
+        "outlined cell the box scored in that turn with the points it earned (bonuses "
+        "included)."
     )
     report.figure(
         box_values_figure(

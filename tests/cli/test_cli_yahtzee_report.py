@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from cli_run import run
 
@@ -51,7 +52,11 @@ def test_report_markdown_holds_the_values(saved, table, tmp_path, capsys):
         assert row in text
     assert "optimal" in text and "254.5896" not in text  # a small version: no full-size text
     files = sorted(p.name for p in (tmp_path / "yahtzee_files").iterdir())
-    assert files == ["box-worth.png", "box-worth.svg", "distribution.png", "distribution.svg"]
+    assert files == sorted(
+        f"{name}.{ext}"
+        for name in ("box-worth", "box-worth-by-turn", "distribution")
+        for ext in ("png", "svg")
+    )
     # The advice example: the seeded game's first throw, its best keep first.
     game = optimal_game(table, seed=3)
     dice = ",".join(map(str, game[0].throws[0]))
@@ -146,3 +151,29 @@ def test_rules_note_quotes_the_measured_optima():
     yatzy = rules_note(scoring("yatzy"))
     assert "give 248.4400" in yatzy and "the optimum is 248.6329, their figure" in yatzy
     assert rules_note(scoring("yatzy", dice=4)) == ""
+
+
+def test_worth_by_turn_against_games_played_by_the_advice():
+    """The chances propagated by the distribution's kernel against 500 games played
+    by the advice functions (another program): the share of games with each box open at
+    each turn, and the worth averaged over them, within their 99.9 % intervals."""
+    from gamegraph.reports.yahtzee import worth_by_turn
+
+    boxes = ("twos", "sixes", "yahtzee", "chance")
+    table = solve_values(scoring("yahtzee", boxes=boxes, dice=3))
+    by_turn = worth_by_turn(table)
+    n = len(boxes)
+    assert by_turn.open[:, 0].tolist() == [1.0] * n
+    assert by_turn.mean[:, 0] == pytest.approx(box_worth(table, 0, 0).tolist())
+    # One box is filled per turn.
+    assert by_turn.open.sum(axis=0) == pytest.approx([n - k for k in range(n)], abs=1e-12)
+    games = [optimal_game(table, seed=s) for s in range(500)]
+    for k in range(n):
+        for b in range(n):
+            seen = [g[k].worth[b] for g in games if g[k].worth[b] == g[k].worth[b]]
+            p = by_turn.open[b, k]
+            share = len(seen) / len(games)
+            assert abs(share - p) <= 3.3 * (p * (1 - p) / len(games)) ** 0.5 + 1e-12, (k, b)
+            if len(seen) > 30:
+                sd = max(float(np.std(seen)), 1e-9)
+                assert abs(np.mean(seen) - by_turn.mean[b, k]) <= 3.3 * sd / len(seen) ** 0.5

@@ -134,3 +134,13 @@ def test_figures_print_text_at_7_points_or_more(distributions):
     for figure in (score_distribution_figure(series), grid):
         sizes = [t.get_fontsize() for t in figure.findobj(lambda a: hasattr(a, "get_fontsize"))]
         assert sizes and min(sizes) >= 7
+
+
+def test_box_grid_with_chances():
+    figure = box_values_figure(
+        ["aces", "sixes"], [[17.7, np.nan], [38.1, 37.9]], chances=[[1.0, 0.0], [1.0, 0.904]]
+    )
+    texts = [t.get_text() for t in figure.axes[0].texts]
+    assert texts == ["17.7\n100 %", "38.1\n100 %", "37.9\n90 %"]
+    with pytest.raises(InvalidArgumentError, match="shape of worth"):
+        box_values_figure(["aces"], [[1.0, 2.0]], chances=[[1.0]])
