@@ -124,7 +124,7 @@ def test_gallery_quiet_prints_no_steps(tmp_path, monkeypatch, capsys):
         return "", []
 
     sections = [name for name in dir(gallery) if name.endswith("_section")]
-    assert len(sections) == 5  # jackpot, supersix, ur, explorer, reports
+    assert len(sections) == 6  # jackpot, supersix, ur, yahtzee, explorer, reports
     for name in sections:
         monkeypatch.setattr(gallery, name, section)
     status, out, err = run(["gallery", tmp_path / "g", "-q"], capsys)
