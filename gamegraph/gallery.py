@@ -501,6 +501,9 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
 
 #: The Yahtzee game drawn (its dice seed) and the turn of it whose graph is explored.
 YAHTZEE_SEED, YAHTZEE_TURN = 1, 7
+#: The Yahtzee boxes the gallery solves: None for every box (the full game, about two
+#: minutes in all); the test suite sets a few boxes, to run the same code in seconds.
+YAHTZEE_BOXES = None
 
 
 def yahtzee_section(folder: Path, step) -> tuple[str, list]:
@@ -523,7 +526,7 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
     from .reports.yahtzee import STRATEGIES, optimal_game, worth_by_turn, yahtzee_report
 
     with step("yahtzee: solve every turn-start position"):
-        table = solve_values(scoring("yahtzee"))
+        table = solve_values(scoring("yahtzee", boxes=YAHTZEE_BOXES))
     rules = table.scoring
     name = describe(rules)
     with step("yahtzee: exact score distributions (optimal, two strategies)"):
@@ -592,8 +595,9 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
             "its points.",
         )
     )
-    with step(f"yahtzee: turn {YAHTZEE_TURN}'s graph as an explorer page"):
-        turn = game[YAHTZEE_TURN - 1]
+    turn_number = min(YAHTZEE_TURN, len(game))
+    with step(f"yahtzee: turn {turn_number}'s graph as an explorer page"):
+        turn = game[turn_number - 1]
         position = turn.position
         filled = tuple(b for k, b in enumerate(rules.boxes) if position.used >> k & 1)
         rules_ = TurnRules(table, filled=filled, upper=min(position.upper, 63), flag=position.flag)
@@ -601,14 +605,14 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
         agents = {s: Policy.from_agent(graph, rules_.strategy(s), s) for s in STRATEGIES}
         data = explore_graph(graph, None, agents)
         title = (
-            f"{name}: turn {YAHTZEE_TURN} of the game drawn, boxes filled: "
+            f"{name}: turn {turn_number} of the game drawn, boxes filled: "
             f"{', '.join(filled)}; upper total {position.upper}"
         )
         explore_figure(data, title=title).save(folder / "explore-yahtzee-turn.html")
     items.append(
         (
             "explore-yahtzee-turn.html",
-            f"Turn {YAHTZEE_TURN} of that game as a graph ({data.n_states:,} states): "
+            f"Turn {turn_number} of that game as a graph ({data.n_states:,} states): "
             "the throws, keeps and boxes with their values, and where the simple "
             "strategies' choices give value away.",
             "yahtzee-box-worth.png",
@@ -631,8 +635,13 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
     lines = [
         f"## {name}",
         "",
-        f"Solved at full size: optimal expected score {table.start_value:.4f} (published "
-        "254.5896). "
+        (
+            f"Solved at full size: optimal expected score {table.start_value:.4f} (published "
+            "254.5896). "
+            if YAHTZEE_BOXES is None
+            else f"Solved with the boxes {', '.join(rules.boxes)} only: optimal expected "
+            f"score {table.start_value:.4f}. "
+        )
         + ", ".join(f"{player} {d.mean:.4f}" for player, d in dists.items())
         + " (exact means of the distributions).",
         "",

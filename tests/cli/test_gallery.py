@@ -44,13 +44,22 @@ EXACT = {
     "optimal": "14103327415/176319369216",
 }
 PUBLISHED = {**JACKPOT_PERCENT, "optimal": "(not published)"}
+SMALL_YAHTZEE = ("threes", "fours", "fives", "sixes", "chance", "yahtzee")
 
 
 @pytest.fixture(scope="session")
 def gallery(tmp_path_factory):
+    from gamegraph import gallery
+
     folder = tmp_path_factory.mktemp("gallery")
     log = io.StringIO()
-    assert main(["gallery", str(folder)], out=log) == 0  # what `make gallery` runs
+    # Yahtzee with six boxes: the section's code in seconds (the full game takes minutes;
+    # its figures are checked in tests/games/yahtzee and benchmarks/bench_yahtzee.py).
+    boxes, gallery.YAHTZEE_BOXES = gallery.YAHTZEE_BOXES, SMALL_YAHTZEE
+    try:
+        assert main(["gallery", str(folder)], out=log) == 0  # what `make gallery` runs
+    finally:
+        gallery.YAHTZEE_BOXES = boxes
     text = log.getvalue()
     index = folder / "index.html"
     assert text.rstrip().endswith(f"open {index}")
