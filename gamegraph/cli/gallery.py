@@ -9,7 +9,7 @@ def add_commands(subparsers) -> None:
     """Register ``gallery`` on the top-level subparsers."""
     gallery = subparsers.add_parser(
         "gallery",
-        help="build the gallery: Jackpot, Super Six and Ur diagrams, figures, tables",
+        help="build the gallery: Jackpot, Super Six, Ur and Yahtzee diagrams, figures, tables",
         description="Build every diagram, figure, interactive page and results table into "
         "FOLDER, with an index.html to open (about a minute).",
     )
