@@ -232,7 +232,14 @@ def state_id(graph, i: int) -> str:
 
 
 def _layer_name(graph, layer: int) -> str:
-    return f"{layer} flipped" if hasattr(graph.rules, "cells_up") else f"Layer {layer}"
+    """The rules' name for a layer (``layer_name``, as the explorer reads it), else "Layer k"."""
+    named = getattr(graph.rules, "layer_name", None)
+    if callable(named):
+        try:
+            return str(named(layer))
+        except Exception:  # noqa: BLE001 (a drawing must not fail on a broken name)
+            pass
+    return f"Layer {layer}"
 
 
 def _mix(colour: str, share: float) -> str:

@@ -276,6 +276,10 @@ class YahtzeeRules(Rules):
         """The number of boxes filled."""
         return bin(state[1]).count("1")
 
+    def layer_name(self, layer: int) -> str:
+        """How diagrams and the explorer name a layer: ``'2 boxes filled'``."""
+        return f"{layer} box filled" if layer == 1 else f"{layer} boxes filled"
+
     def move_label(self, move):
         if 0 <= move < len(self.boxes):
             return f"score {self.boxes[move]}"
