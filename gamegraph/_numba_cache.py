@@ -112,3 +112,52 @@ def _note(folder: str | None, why: str = "") -> None:
         sys.stderr.flush()
     except (AttributeError, OSError, ValueError):
         pass
+
+
+def compile_kernels(
+    namespace: dict,
+    numba,
+    *,
+    inline=(),
+    plain=(),
+    parallel=(),
+    first=(),
+    borrow=None,
+) -> None:
+    """Swap a module's kernels for their numba versions, once (the lazy compilation every
+    kernel module shares): the caller imports numba when a kernel is first needed, never
+    when the module is.
+
+    Parameters
+    ----------
+    namespace : dict
+        The module's ``globals()``; its ``_compiled`` flag is read and set, and a module
+        with ``parallel`` kernels gets ``prange`` as numba's.
+    numba : module
+        numba, as ``gamegraph._extras.require`` imports it (with the one-line error naming
+        the ``fast`` extra when it is missing).
+    inline, plain, parallel : sequence of str
+        The names of the kernels compiled inline into their callers (helpers, first: a
+        kernel finds a compiled helper under the same global name), as plain functions,
+        and with ``parallel=True``.
+    first : sequence of callables
+        Other modules' compile functions to run before (kernels this one borrows).
+    borrow : mapping, optional
+        ``name: (module, attribute)``: compiled kernels of other modules, put under
+        ``name`` here once ``first`` has run.
+    """
+    if namespace.get("_compiled"):
+        return
+    for compile_first in first:
+        compile_first()
+    for name, (module, attribute) in (borrow or {}).items():
+        namespace[name] = getattr(module, attribute)
+    for name in inline:
+        namespace[name] = njit(numba, inline="always")(namespace[name])
+    for name in plain:
+        namespace[name] = njit(numba)(namespace[name])
+    if parallel:
+        namespace["prange"] = numba.prange
+    for name in parallel:
+        namespace[name] = njit(numba, parallel=True)(namespace[name])
+    namespace["_compiled"] = True

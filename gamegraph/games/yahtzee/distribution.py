@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..._extras import require
-from ..._numba_cache import njit
+from ..._numba_cache import compile_kernels
 from ...errors import InvalidArgumentError
 from . import solver, strategies
 from .scoring import Scoring
@@ -59,21 +59,14 @@ _compiled = False
 
 def _compile() -> None:
     """Swap the kernels below for their numba versions (compiled once, cached on disk)."""
-    global _compiled, prange
-    if _compiled:
-        return
-    numba = require("numba", "the Yahtzee score distribution", "fast")
-    solver._compile()
-    strategies._compile()
-    module = globals()
-    module["_solver_turn"] = solver._turn
-    module["_choose_box"] = strategies._choose_box
-    module["_outcomes"] = njit(numba)(_outcomes)
-    module["_ranges"] = njit(numba)(_ranges)
-    prange = numba.prange
-    module["_chunk_outcomes"] = njit(numba, parallel=True)(_chunk_outcomes)
-    module["_gather"] = njit(numba, parallel=True)(_gather)
-    _compiled = True
+    compile_kernels(
+        globals(),
+        require("numba", "the Yahtzee score distribution", "fast"),
+        plain=("_outcomes", "_ranges"),
+        parallel=("_chunk_outcomes", "_gather"),
+        first=(solver._compile, strategies._compile),
+        borrow={"_solver_turn": (solver, "_turn"), "_choose_box": (strategies, "_choose_box")},
+    )
 
 
 _solver_turn = solver._turn

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._extras import require
-from ..._numba_cache import njit
+from ..._numba_cache import compile_kernels
 from ..._stats import normal_interval
 from ...errors import InvalidArgumentError
 from . import solver, strategies
@@ -48,19 +48,14 @@ _compiled = False
 
 def _compile() -> None:
     """Swap the kernels below for their numba versions (compiled once, cached on disk)."""
-    global _compiled, prange
-    if _compiled:
-        return
-    numba = require("numba", "the Yahtzee simulation", "fast")
-    solver._compile()
-    strategies._compile()
-    module = globals()
-    module["_solver_turn"] = solver._turn
-    module["_choose_box"] = strategies._choose_box
-    module["_sample"] = njit(numba)(_sample)
-    prange = numba.prange
-    module["_play_turn"] = njit(numba, parallel=True)(_play_turn)
-    _compiled = True
+    compile_kernels(
+        globals(),
+        require("numba", "the Yahtzee simulation", "fast"),
+        plain=("_sample",),
+        parallel=("_play_turn",),
+        first=(solver._compile, strategies._compile),
+        borrow={"_solver_turn": (solver, "_turn"), "_choose_box": (strategies, "_choose_box")},
+    )
 
 
 _solver_turn = solver._turn

@@ -50,7 +50,7 @@ from functools import cached_property
 import numpy as np
 
 from ..._extras import require
-from ..._numba_cache import njit
+from ..._numba_cache import compile_kernels
 from ...errors import InvalidArgumentError
 from .dice import counts, multisets, sub_keeps, throw_chances
 from .scoring import BONUS_THRESHOLD, Scoring
@@ -63,17 +63,13 @@ _compiled = False
 
 def _compile() -> None:
     """Swap the kernels below for their numba versions (compiled once, cached on disk)."""
-    global _compiled, prange
-    if _compiled:
-        return
-    numba = require("numba", "the compact Yahtzee solver", "fast")
-    module = globals()
-    module["_choose_box"] = njit(numba, inline="always")(_choose_box)
-    module["_widget"] = njit(numba, inline="always")(_widget)
-    prange = numba.prange
-    module["_layer"] = njit(numba, parallel=True)(_layer)
-    module["_turn"] = njit(numba)(_turn)
-    _compiled = True
+    compile_kernels(
+        globals(),
+        require("numba", "the compact Yahtzee solver", "fast"),
+        inline=("_choose_box", "_widget"),
+        plain=("_turn",),
+        parallel=("_layer",),
+    )
 
 
 # ---------------------------------------------------------------------------

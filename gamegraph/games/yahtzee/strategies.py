@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._extras import require
-from ..._numba_cache import njit
+from ..._numba_cache import compile_kernels
 from ...errors import InvalidArgumentError, UnknownNameError
 from . import solver
 from .dice import counts, multisets
@@ -64,17 +64,16 @@ _compiled = False
 
 
 def _compile() -> None:
-    """Swap the kernels below for their numba versions (compiled once, cached on disk)."""
-    global _compiled, prange
-    if _compiled:
-        return
-    numba = require("numba", "the Yahtzee strategies", "fast")
-    module = globals()
-    solver._compile()
-    module["_choose_box"] = solver._choose_box  # the solver's own box choice, inlined
-    prange = numba.prange
-    module["_strategy_layer"] = njit(numba, parallel=True)(_strategy_layer)
-    _compiled = True
+    """Swap the kernels below for their numba versions (compiled once, cached on disk);
+    the box choice is the solver's own, inlined.
+    """
+    compile_kernels(
+        globals(),
+        require("numba", "the Yahtzee strategies", "fast"),
+        parallel=("_strategy_layer",),
+        first=(solver._compile,),
+        borrow={"_choose_box": (solver, "_choose_box")},
+    )
 
 
 # ---------------------------------------------------------------------------
