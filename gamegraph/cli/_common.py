@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
 
 from .._checks import MAX_GAMES
+from ..errors import InvalidArgumentError
 
 FORMATS = ("text", "json")
 #: Every command that draws random numbers starts from this seed unless --seed says otherwise,
@@ -268,3 +270,17 @@ def add_width(parser, what: str = "the diagram") -> None:
         help=f"draw {what} this wide, e.g. 16cm or 6.3in (the text in it at least 7 pt, "
         "else it says which views fit); default: fitted to an A3 page",
     )
+
+
+def finite_json(payload) -> str:
+    """``payload`` as JSON; a NaN or an infinity is refused, never written as bare ``NaN``.
+
+    >>> finite_json({"value": 0.5})
+    '{"value": 0.5}'
+    """
+    try:
+        return json.dumps(payload, allow_nan=False)
+    except ValueError:
+        raise InvalidArgumentError(
+            "a result is not a finite number (NaN or infinity), which JSON cannot hold"
+        ) from None

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
 from .._tables import exact_digits, format_value
 from ..errors import InvalidArgumentError
+from ._common import finite_json
 from .report import add_report_command
 
 #: Peak bytes per position of build + solve, measured with 4 pieces (docs/performance.md).
@@ -274,16 +274,6 @@ def _say(text):
         sys.stderr.flush()
 
 
-def _dumps(payload) -> str:
-    """``payload`` as JSON; a NaN or an infinity is refused, never written as bare ``NaN``."""
-    try:
-        return json.dumps(payload, allow_nan=False)
-    except ValueError:
-        raise InvalidArgumentError(
-            "a result is not a finite number (NaN or infinity), which JSON cannot hold"
-        ) from None
-
-
 def _count(args, out):
     from ..games.ur.board import GEOMETRY
     from ..games.ur.counting import count_nonterminal, count_positions
@@ -294,7 +284,7 @@ def _count(args, out):
     live = count_nonterminal(private, shared, ruleset.pieces)
     if args.format == "json":
         out.write(
-            _dumps(
+            finite_json(
                 {
                     "game": "ur",
                     "rules": ruleset.name,
@@ -378,7 +368,7 @@ def _solve_blocks(args, out, ruleset):
     start = solution.start_value
     if args.format == "json":
         out.write(
-            _dumps(
+            finite_json(
                 {
                     "game": "ur",
                     "rules": ruleset.name,
@@ -435,7 +425,7 @@ def _solve(args, out):
         table_from_solution(solution).save(args.save)
     if args.format == "json":
         out.write(
-            _dumps(
+            finite_json(
                 {
                     "game": "ur",
                     "rules": ruleset.name,
@@ -491,7 +481,7 @@ def _value(args, out):
     value = table.lookup(state).value
     if args.format == "json":
         out.write(
-            _dumps(
+            finite_json(
                 {
                     "rules": table.ruleset.name,
                     "pieces": table.ruleset.pieces,
@@ -558,7 +548,7 @@ def _write_moves(found, out) -> None:
 def _moves(args, out):
     found = _lookup(args)
     if args.format == "json":
-        out.write(_dumps(_moves_payload(found)) + "\n")
+        out.write(finite_json(_moves_payload(found)) + "\n")
         return
     _write_moves(found, out)
 
@@ -592,7 +582,7 @@ def _advise(args, out):
             runner_up=None if second is None else second.as_dict(),
         )
         payload["moves"] = payload.pop("moves")  # last, after the advice
-        out.write(_dumps(payload) + "\n")
+        out.write(finite_json(payload) + "\n")
         return
     ruleset = found.ruleset
     out.write(
@@ -639,7 +629,7 @@ def _tournament(args, out):
     totals = rows.agents()
     if args.format == "json":
         out.write(
-            _dumps(
+            finite_json(
                 {
                     "rules": ruleset.name,
                     "pieces": ruleset.pieces,
@@ -713,7 +703,7 @@ def _duel(args, out):
     sweeps = sum(b.size * n for b, n in zip(numbering.blocks, duel.sweeps)) / len(numbering)
     if args.format == "json":
         out.write(
-            _dumps(
+            finite_json(
                 {
                     "rules": ruleset.name,
                     "pieces": ruleset.pieces,

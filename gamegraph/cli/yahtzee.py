@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 from ..errors import InvalidArgumentError
-from ._common import FORMATS, Parser, add_quiet, whole
+from ._common import FORMATS, Parser, add_quiet, finite_json, whole
 
 #: The help of ``--filled``: how a score card is written on the command line.
 CARD_HELP = (
@@ -159,16 +158,6 @@ def _rules(args):
     return scoring(args.rules, boxes=tuple(boxes), **options)
 
 
-def _dumps(payload) -> str:
-    """``payload`` as JSON; a NaN or an infinity is refused, never written as bare ``NaN``."""
-    try:
-        return json.dumps(payload, allow_nan=False)
-    except ValueError:
-        raise InvalidArgumentError(
-            "a result is not a finite number (NaN or infinity), which JSON cannot hold"
-        ) from None
-
-
 def _solve(args, out):
     from .._progress import progress_bar
     from ..games.yahtzee.solver import solve_values
@@ -206,7 +195,7 @@ def _solve(args, out):
             "seconds": seconds,
             "table": args.save,
         }
-        out.write(_dumps(payload) + "\n")
+        out.write(finite_json(payload) + "\n")
         return
     out.write(
         f"{describe(rules)}: optimal expected score {table.start_value:.4f} "
@@ -250,7 +239,7 @@ def _advise(args, out):
             "best": rows[0],
             "alternatives": rows,
         }
-        out.write(_dumps(payload) + "\n")
+        out.write(finite_json(payload) + "\n")
         return
     out.write(advice_table(table, position, args.dice, args.throws_left).to_text() + "\n")
 

@@ -212,11 +212,11 @@ def test_case_5_json_output_never_prints_nan(tmp_path, valid, capsys):
         == f"gamegraph: error: {path}: value at position 0 is nan; values must be within [0, 1]\n"
     )
     # The JSON writer of the ur commands refuses a NaN however it got there.
-    from gamegraph.cli.ur import _dumps
+    from gamegraph.cli.ur import finite_json
 
-    assert _dumps({"value": 0.5}) == '{"value": 0.5}'
+    assert finite_json({"value": 0.5}) == '{"value": 0.5}'
     with pytest.raises(InvalidArgumentError, match="not a finite number"):
-        _dumps({"value": float("nan")})
+        finite_json({"value": float("nan")})
 
 
 def test_case_5_two_pieces_relabelled_as_three_is_refused(tmp_path, finkel2_bytes):
