@@ -142,8 +142,13 @@ def failed_to_start(error: BaseException) -> None:
             if value is error:
                 try:
                     sys.stderr.write(f"gamegraph: error: {message}\n")
+                    sys.stderr.flush()
                 except (AttributeError, OSError, ValueError):
                     pass
+                if not (sys.flags.interactive or hasattr(sys, "ps1")):
+                    # Tearing the interpreter down needs memory too: out of it, every
+                    # object freed would print "Exception ignored ... MemoryError".
+                    os._exit(1)
             else:
                 previous(kind, value, traceback)
 
