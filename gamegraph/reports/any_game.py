@@ -98,57 +98,20 @@ def game_report(
     started = time.perf_counter()
     solution = solve(graph, exact=exact, progress=progress)
     solved = time.perf_counter() - started
-    policy = solution.policy
-    chain = policy.chain(graph)
-    reach = propagate(graph, policy, exact=exact)
+    reach = propagate(graph, solution.policy, exact=exact)
     report = Report(
         f"{name}: the game solved",
         footer="Made by gamegraph from the game's rules: every value is computed, none is sampled.",
     )
-    start = solution.start_value
-    cyclic = int(graph.condensation.cyclic.sum())
-    winning = objective_of(graph) == "win"
-    name_of_value = value_name(graph)
-    if winning:
-        opening = (
-            f"With optimal play the player to move at the start wins with probability "
-            f"{float(start):.6f}."
-        )
-    else:
-        opening = (
-            f"With optimal play the {name_of_value} of the player to move at the start "
-            f"is {float(start):.6g}."
-        )
     report.text(
-        f"{opening} The game has {graph.n_states:,} states; optimal play reaches "
-        f"{int(np.count_nonzero(reach.reach_probability)):,} of them and a game lasts "
-        f"{float(reach.expected_throws):.2f} throws and decisions on average. Solved in "
-        f"{solved:.2f} s ({'exact fractions' if exact else 'floats'})."
+        f"{_opening(graph, solution.start_value)} The game has {graph.n_states:,} states; "
+        f"optimal play reaches {int(np.count_nonzero(reach.reach_probability)):,} of them "
+        f"and a game lasts {float(reach.expected_throws):.2f} throws and decisions on "
+        f"average. Solved in {solved:.2f} s ({'exact fractions' if exact else 'floats'})."
     )
 
     report.heading("The game in numbers")
-    terminal = int(np.count_nonzero(graph.terminal))
-    report.table(
-        Table(
-            ("", "value"),
-            [
-                ("states", graph.n_states),
-                ("throws and decisions (outcomes)", len(graph.outcome_state)),
-                ("moves offered (options)", len(graph.option_target)),
-                ("end states", terminal),
-                ("groups of states on a cycle", cyclic),
-                (f"start value ({name_of_value})", start),
-                ("expected throws under optimal play", reach.expected_throws),
-                ("residual of the solve", solution.residual),
-            ],
-            title=f"{name}: size and value",
-            notes=(
-                "A group on a cycle is a set of states that can follow each other round "
-                "and round (a bust in Pig, a capture in a race); none means every game "
-                "moves forward only.",
-            ),
-        )
-    )
+    report.table(_numbers_table(graph, solution, reach, name))
 
     report.heading("The best moves at the start")
     report.text(
@@ -161,20 +124,64 @@ def game_report(
     report.table(_layers_table(graph, reach.reach_probability))
 
     report.heading("Optimal play drawn")
+    diagram, caption = _optimal_play_diagram(graph, solution, name, limit)
+    report.figure(diagram, caption=caption, name="optimal-play")
+    return report
+
+
+def _opening(graph: StateGraph, start) -> str:
+    """The report's first sentence: the start value in the game's own words."""
+    if objective_of(graph) == "win":
+        return (
+            f"With optimal play the player to move at the start wins with probability "
+            f"{float(start):.6f}."
+        )
+    return (
+        f"With optimal play the {value_name(graph)} of the player to move at the start "
+        f"is {float(start):.6g}."
+    )
+
+
+def _numbers_table(graph: StateGraph, solution, reach, name: str) -> Table:
+    """The game's size, its start value and the solve's residual."""
+    return Table(
+        ("", "value"),
+        [
+            ("states", graph.n_states),
+            ("throws and decisions (outcomes)", len(graph.outcome_state)),
+            ("moves offered (options)", len(graph.option_target)),
+            ("end states", int(np.count_nonzero(graph.terminal))),
+            ("groups of states on a cycle", int(graph.condensation.cyclic.sum())),
+            (f"start value ({value_name(graph)})", solution.start_value),
+            ("expected throws under optimal play", reach.expected_throws),
+            ("residual of the solve", solution.residual),
+        ],
+        title=f"{name}: size and value",
+        notes=(
+            "A group on a cycle is a set of states that can follow each other round "
+            "and round (a bust in Pig, a capture in a race); none means every game "
+            "moves forward only.",
+        ),
+    )
+
+
+def _optimal_play_diagram(graph: StateGraph, solution, name: str, limit: int):
+    """Optimal play as a diagram and its caption: all of it when it fits a page, else
+    its ``limit`` likeliest states.
+    """
+    chain = solution.policy.chain(graph)
     drawn = reachable_states(chain)
     try:
         check_diagram_size(len(drawn), int(np.isin(chain.edge_source, drawn).sum()))
-        part, caption = (
-            None,
-            (
-                f"Every state optimal play reaches ({len(drawn):,}); edge width follows how "
-                "often a game makes the move"
-                + (
-                    ", a vermillion fill where games are lost"
-                    if winning
-                    else "; each end state gives its value"
-                )
-            ),
+        part = None
+        caption = (
+            f"Every state optimal play reaches ({len(drawn):,}); edge width follows how "
+            "often a game makes the move"
+            + (
+                ", a vermillion fill where games are lost"
+                if objective_of(graph) == "win"
+                else "; each end state gives its value"
+            )
         )
     except DiagramTooLargeError:
         kept = likely(graph, chain, limit)
@@ -186,15 +193,9 @@ def game_report(
             f"are the {len(kept):,} whose likeliest path from the start is most probable "
             "(`gamegraph graph SPEC --view likely|threshold|around` draws other parts)"
         )
-    view = policy_view(graph, policy, reach=True)
-    report.figure(
-        policy_dot(
-            view, title=f"{name}: optimal play ({start_text(start, graph)})", selection=part
-        ),
-        caption=caption,
-        name="optimal-play",
-    )
-    return report
+    view = policy_view(graph, solution.policy, reach=True)
+    title = f"{name}: optimal play ({start_text(solution.start_value, graph)})"
+    return policy_dot(view, title=title, selection=part), caption
 
 
 def _layers_table(graph: StateGraph, reach) -> Table:
