@@ -34,8 +34,9 @@ kernels walk the same arrays state by state in compiled code, on one core:
   edges that close a cycle), each backup using the values updated earlier in the same
   sweep. A sweep changes no value by more than :math:`\delta_k`; with :math:`\rho` the
   larger of the last two ratios :math:`\delta_k / \delta_{k-1}`, the distance to the
-  fixed point is about :math:`\delta_k \rho / (1 - \rho)`, and the sweeps stop once
-  that is below ``tol / 100`` (or the changes are rounding noise: at most two units in
+  fixed point is about :math:`\delta_k \rho / (1 - \rho)`
+  (:func:`gamegraph._stopping.near_fixed_point`), and the sweeps stop once that is below
+  ``tol / 100`` (or the changes are rounding noise: at most two units in
   the last place, or no smaller than the sweep before and below 1e-14). When the
   changes shrink at a steady ratio :math:`r` (three sweeps agreeing to 3 %), the values
   are moved to the limit of that geometric series, :math:`v + d\,r / (1 - r)`, and the
@@ -82,7 +83,8 @@ import math
 import numpy as np
 
 from ._extras import require
-from ._numba_cache import njit
+from ._numba_cache import compile_kernels
+from ._stopping import near_fixed_point
 
 _compiled = False
 _BAND = 16  # cyclic components numbered within this band are solved by policy iteration
@@ -98,21 +100,17 @@ def available() -> bool:
 
 def _compile() -> None:
     """Replace the kernels below by their numba versions (compiled or loaded from cache)."""
-    global _compiled
-    if _compiled:
-        return
-    numba = require("numba", "the compiled solver engine", "fast")
-    module = globals()
-    # Helpers first: a kernel finds the compiled helper under the same global name.
     # _backup is inlined into its callers: a call per state would count references to
     # every array it is passed, which took most of the time.
-    module["_backup"] = njit(numba, inline="always")(_backup)
-    for name in (
-        "_tarjan", "_by_height", "_solving_order", "_gather", "_postorder", "_search", "_band",
-        "_policy_iteration", "_solve", "_final", "_escapes", "_spread", "_sure",
-    ):  # fmt: skip
-        module[name] = njit(numba)(module[name])
-    _compiled = True
+    compile_kernels(
+        globals(),
+        require("numba", "the compiled solver engine", "fast"),
+        inline=("_backup", "near_fixed_point"),
+        plain=(
+            "_tarjan", "_by_height", "_solving_order", "_gather", "_postorder", "_search",
+            "_band", "_policy_iteration", "_solve", "_final", "_escapes", "_spread", "_sure",
+        ),
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -862,7 +860,8 @@ def _solve(
             estimate = max(rate, ratio)
             rate = ratio
             previous = delta
-            if since >= 3 and estimate < 1.0 and delta * estimate <= stop * size * (1.0 - estimate):
+            # Two ratios (three sweeps) since the start or the last jump before trusting them.
+            if since >= 3 and near_fixed_point(delta, estimate, stop * size):
                 break
             if sweeps >= max_sweeps:
                 return i, most
