@@ -15,11 +15,11 @@ difference identity), 69884645/528958107648 for the standard game.
 from __future__ import annotations
 
 import time
-from fractions import Fraction
+from dataclasses import dataclass
 
 import numpy as np
 
-from .._tables import Table
+from .._tables import Table, format_value
 from ..analysis import (
     compare,
     compare_policies,
@@ -48,18 +48,80 @@ COSTLIEST = 10
 def percent(value) -> str:
     """A probability as a percentage with five decimals.
 
+    >>> from fractions import Fraction
     >>> percent(Fraction(14103327415, 176319369216))
     '7.99874 %'
     """
     return f"{100 * float(value):.5f} %"
 
 
-def _fraction(value) -> str:
-    value = Fraction(value)
-    return f"{value.numerator}/{value.denominator}"
+@dataclass(frozen=True)
+class JackpotResults:
+    """What the Jackpot report shows, computed once: the gallery draws its Jackpot
+    diagrams and figures from the same results (:func:`jackpot_results`).
+
+    Attributes
+    ----------
+    rules, graph : the standard game and its graph.
+    optimum : the exact solution.
+    rows : every agent and the optimum, exactly (:func:`~gamegraph.analysis.compare_policies`).
+    comparison, diff : HiLo against the optimum, outcome by outcome and decision by decision.
+    layers : where games are lost, for the policies in :data:`SHOWN`.
+    seconds : the time these took.
+    """
+
+    rules: Jackpot
+    graph: object
+    optimum: object
+    rows: list
+    comparison: object
+    diff: object
+    layers: object
+    seconds: float
+
+    @property
+    def by_name(self) -> dict:
+        """Each policy's row by its name."""
+        return {row.name: row for row in self.rows}
 
 
-def jackpot_report(*, games: int = GAMES, seed: int = 1, progress: bool | None = None) -> Report:
+#: The policies whose losses by layer are drawn and tabled.
+SHOWN = ("min", "last", "hilo", "optimal")
+
+
+def jackpot_results() -> JackpotResults:
+    """Build, solve and compare the standard game: everything exact the report shows.
+
+    >>> results = jackpot_results()
+    >>> results.by_name["hilo"].win, results.diff.gap
+    (Fraction(660001525, 8264970432), Fraction(69884645, 528958107648))
+    """
+    started = time.perf_counter()
+    rules = Jackpot()
+    graph = build(rules)
+    optimum = solve(graph, exact=True)
+    rows = compare_policies(graph, AGENTS, exact=True, solution=optimum)
+    by_name = {row.name: row for row in rows}
+    hilo = by_name["hilo"].policy
+    return JackpotResults(
+        rules=rules,
+        graph=graph,
+        optimum=optimum,
+        rows=rows,
+        comparison=compare(optimum, hilo),
+        diff=policy_diff(optimum, hilo, name="hilo"),
+        layers=layer_summary(graph, {name: by_name[name].policy for name in SHOWN}),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def jackpot_report(
+    *,
+    games: int = GAMES,
+    seed: int = 1,
+    progress: bool | None = None,
+    results: JackpotResults | None = None,
+) -> Report:
     """Build the Jackpot report (about two seconds, plus the figures when saved).
 
     Parameters
@@ -70,30 +132,28 @@ def jackpot_report(*, games: int = GAMES, seed: int = 1, progress: bool | None =
         The simulation's seed; the same seed gives the same report.
     progress : bool, optional
         Progress bars on stderr for the simulations (see :mod:`gamegraph._progress`).
+    results : JackpotResults, optional
+        What :func:`jackpot_results` computed, when the caller has it already (the
+        gallery); computed here otherwise.
     """
+    if results is None:
+        results = jackpot_results()
     started = time.perf_counter()
-    rules = Jackpot()
-    graph = build(rules)
-    optimum = solve(graph, exact=True)
-    results = compare_policies(graph, AGENTS, exact=True, solution=optimum)
-    by_name = {row.name: row for row in results}
-    hilo = by_name["hilo"].policy
-    comparison = compare(optimum, hilo)
-    diff = policy_diff(optimum, hilo, name="hilo")
-    costs = diff.costs
-    shown = ("min", "last", "hilo", "optimal")
-    layers = layer_summary(graph, {name: by_name[name].policy for name in shown})
+    by_name = results.by_name
     checks = {
-        name: simulate(graph, by_name[name].policy, games=games, seed=seed, progress=progress)
+        name: simulate(
+            results.graph, by_name[name].policy, games=games, seed=seed, progress=progress
+        )
         for name in ("hilo", "optimal")
     }
-    seconds = time.perf_counter() - started
+    seconds = results.seconds + time.perf_counter() - started
 
+    graph = results.graph
     optimal_win, hilo_win = by_name["optimal"].win, by_name["hilo"].win
     report = Report(
         "Jackpot: exact analysis",
         footer=(
-            f"Jackpot, {rules.cells} cells: {graph.n_states:,} positions, "
+            f"Jackpot, {results.rules.cells} cells: {graph.n_states:,} positions, "
             f"{graph.n_outcomes:,} outcomes, {graph.n_options:,} options; solved, "
             f"compared and simulated ({games:,} games per policy, seed {seed}) in "
             f"{seconds:.1f} s"
@@ -101,59 +161,16 @@ def jackpot_report(*, games: int = GAMES, seed: int = 1, progress: bool | None =
     )
     report.text(
         f"The optimal policy wins {percent(optimal_win)} of games, HiLo, the best rule of "
-        f"thumb, {percent(hilo_win)}: a difference of {_fraction(optimal_win - hilo_win)} "
+        f"thumb, {percent(hilo_win)}: a difference of {format_value(optimal_win - hilo_win)} "
         f"({100 * float(optimal_win - hilo_win):.5f} percentage points). Every value below "
         "is exact unless it is marked as a simulation."
     )
-
     report.heading("Every policy, exactly")
-    report.table(
-        Table(
-            ("policy", "win probability", "percent", "published", "behind the optimum"),
-            [
-                (
-                    row.name,
-                    row.win,
-                    row.win,
-                    PUBLISHED_PERCENT.get(row.name, ""),
-                    optimal_win - row.win,
-                )
-                for row in results
-            ],
-            title="Win probability of each policy from the start",
-            notes=(
-                "published: the reference README's percentages (four decimals); "
-                "behind the optimum: in percentage points.",
-            ),
-            formats={
-                "percent": percent,
-                "published": lambda v: f"{v} %" if v else "",
-                "behind the optimum": lambda v: f"{100 * float(v):.5f}",
-            },
-        )
-    )
-
+    report.table(_policies_table(results.rows, optimal_win))
     report.heading("Where HiLo and the optimum differ")
-    differing_states = np.unique(graph.outcome_state[comparison.differs])
-    ties = int(comparison.differs.sum() - comparison.suboptimal.sum())
-    report.text(
-        f"HiLo's choice differs from the optimum's at {int(comparison.differs.sum())} "
-        f"outcomes in {len(differing_states)} positions; at {ties} of them the two cells are "
-        f"worth the same, so HiLo gives up win probability at "
-        f"{int(comparison.suboptimal.sum())} outcomes: {len(costs)} distinct decisions at "
-        f"{diff.positions} positions. Weighted by how often HiLo meets them, they cost "
-        f"{_fraction(diff.gap)} = {100 * float(diff.gap):.5f} percentage points, "
-        "exactly the gap between the two start values."
-    )
-    report.table(diff.table(rows=COSTLIEST))
-    report.figure(
-        policy_diff_dot(graph, diff),
-        caption="Only the decisions where HiLo differs from the optimum, each with its cost",
-        name="hilo-diff",
-    )
-
+    _differences(report, results)
     report.heading("The most likely games")
-    optimal_view = policy_view(graph, optimum.policy, reach=True)
+    optimal_view = policy_view(graph, results.optimum.policy, reach=True)
     report.figure(
         policy_dot(
             optimal_view,
@@ -166,25 +183,81 @@ def jackpot_report(*, games: int = GAMES, seed: int = 1, progress: bool | None =
         ),
         name="optimal-likely",
     )
-
     report.heading("Where games are lost")
     report.figure(
-        layer_summary_figure(layers),
+        layer_summary_figure(results.layers),
         caption="How far games get, and where they are lost, for four policies",
         name="loss-by-layer",
     )
-    report.table(
-        Table(
-            ("cells flipped", *shown),
-            [(k, *(layers.lost[name][k] for name in shown)) for k in layers.layers]
-            + [("won", *(layers.win(name) for name in shown))],
-            title="Probability that the game is lost with k cells flipped (and won)",
-            notes=("Each column adds up to 100 %.",),
-            formats={name: percent for name in shown},
-        )
+    report.table(_losses_table(results.layers))
+    report.heading("Monte Carlo check")
+    report.table(_monte_carlo_table(checks, by_name, seed))
+    return report
+
+
+def _policies_table(rows, optimal_win) -> Table:
+    """Every policy's exact win probability, beside the published figure and the gap."""
+    return Table(
+        ("policy", "win probability", "percent", "published", "behind the optimum"),
+        [
+            (
+                row.name,
+                row.win,
+                row.win,
+                PUBLISHED_PERCENT.get(row.name, ""),
+                optimal_win - row.win,
+            )
+            for row in rows
+        ],
+        title="Win probability of each policy from the start",
+        notes=(
+            "published: the reference README's percentages (four decimals); "
+            "behind the optimum: in percentage points.",
+        ),
+        formats={
+            "percent": percent,
+            "published": lambda v: f"{v} %" if v else "",
+            "behind the optimum": lambda v: f"{100 * float(v):.5f}",
+        },
     )
 
-    report.heading("Monte Carlo check")
+
+def _differences(report: Report, results: JackpotResults) -> None:
+    """Where HiLo's choice differs from the optimum's: counts, costliest decisions, diagram."""
+    comparison, diff = results.comparison, results.diff
+    differing_states = np.unique(results.graph.outcome_state[comparison.differs])
+    ties = int(comparison.differs.sum() - comparison.suboptimal.sum())
+    report.text(
+        f"HiLo's choice differs from the optimum's at {int(comparison.differs.sum())} "
+        f"outcomes in {len(differing_states)} positions; at {ties} of them the two cells are "
+        f"worth the same, so HiLo gives up win probability at "
+        f"{int(comparison.suboptimal.sum())} outcomes: {len(diff.costs)} distinct decisions at "
+        f"{diff.positions} positions. Weighted by how often HiLo meets them, they cost "
+        f"{format_value(diff.gap)} = {100 * float(diff.gap):.5f} percentage points, "
+        "exactly the gap between the two start values."
+    )
+    report.table(diff.table(rows=COSTLIEST))
+    report.figure(
+        policy_diff_dot(results.graph, diff),
+        caption="Only the decisions where HiLo differs from the optimum, each with its cost",
+        name="hilo-diff",
+    )
+
+
+def _losses_table(layers) -> Table:
+    """The chance that a game is lost with k cells flipped, per policy in :data:`SHOWN`."""
+    return Table(
+        ("cells flipped", *SHOWN),
+        [(k, *(layers.lost[name][k] for name in SHOWN)) for k in layers.layers]
+        + [("won", *(layers.win(name) for name in SHOWN))],
+        title="Probability that the game is lost with k cells flipped (and won)",
+        notes=("Each column adds up to 100 %.",),
+        formats={name: percent for name in SHOWN},
+    )
+
+
+def _monte_carlo_table(checks: dict, by_name: dict, seed: int) -> Table:
+    """Each simulation's estimate and interval against the exact value."""
     rows = []
     for name, result in checks.items():
         low, high = result.interval()
@@ -200,12 +273,9 @@ def jackpot_report(*, games: int = GAMES, seed: int = 1, progress: bool | None =
                 low <= exact <= high,
             )
         )
-    report.table(
-        Table(
-            ("policy", "games", "wins", "estimate", "95 % interval", "exact", "inside"),
-            rows,
-            title=f"Seeded simulation (seed {seed}) against the exact values",
-            notes=("95 % Wilson score intervals.",),
-        )
+    return Table(
+        ("policy", "games", "wins", "estimate", "95 % interval", "exact", "inside"),
+        rows,
+        title=f"Seeded simulation (seed {seed}) against the exact values",
+        notes=("95 % Wilson score intervals.",),
     )
-    return report
