@@ -47,6 +47,9 @@ from ..renderers.yahtzee_figures import box_values_figure, score_distribution_fi
 __all__ = [
     "MEASURED",
     "box_worth",
+    "distribution_figure",
+    "game_figure",
+    "worth_by_turn_figure",
     "optimal_game",
     "GameTurn",
     "WorthByTurn",
@@ -317,20 +320,11 @@ def yahtzee_report(
         Accepted for the report command's sake; the steps show no bars.
     """
     started = time.perf_counter()
-    how = "loaded"
-    if table is None:
-        table = solve_values(scoring(rules, joker=joker, variant=variant))
-        how = "solved"
-    elif not isinstance(table, ValueTable):
-        table = load_table(table)
+    table, how = _value_table(table, rules, joker, variant)
     rules_ = table.scoring
     name = describe(rules_)
-    optimum = table.start_value
     solved = time.perf_counter() - started
-    given = dict(distributions or {})
-    dists = {"optimal": given.get("optimal") or score_distribution(table)}
-    for strategy in STRATEGIES:
-        dists[strategy] = given.get(strategy) or score_distribution(rules_, strategy)
+    dists = _distributions(table, distributions)
     if by_turn is None:
         by_turn = worth_by_turn(table)
     game = optimal_game(table, seed=seed)
@@ -349,13 +343,77 @@ def yahtzee_report(
         f"Every turn-start position is solved: its value is the expected score still to "
         f"come when every keep and every box is chosen to make the expected final score as "
         f"large as it can be. Under these rules, {name}, the optimal expected final score "
-        f"is **{optimum:.4f}**."
+        f"is **{table.start_value:.4f}**."
     )
     note = rules_note(rules_)
     if note:
         report.text(note)
-
     report.heading("Optimal play against two simple strategies")
+    _strategies_section(report, dists, name)
+    report.heading("What each open box is worth as the game goes on")
+    _worth_section(report, rules_.boxes, by_turn, game, seed, name)
+    report.heading("Advice for one throw")
+    _advice_section(report, table, game)
+    return report
+
+
+def _value_table(table, rules: str, joker: str, variant: str) -> tuple[ValueTable, str]:
+    """The solved table (solved here, given, or read from a file) and how it was had."""
+    if table is None:
+        return solve_values(scoring(rules, joker=joker, variant=variant)), "solved"
+    if not isinstance(table, ValueTable):
+        table = load_table(table)
+    return table, "loaded"
+
+
+def _distributions(table: ValueTable, given: dict | None) -> dict:
+    """The final score's distribution for optimal play and each of :data:`STRATEGIES`:
+    those ``given`` as they are, the others computed.
+    """
+    given = dict(given or {})
+    dists = {"optimal": given.get("optimal") or score_distribution(table)}
+    for strategy in STRATEGIES:
+        dists[strategy] = given.get(strategy) or score_distribution(table.scoring, strategy)
+    return dists
+
+
+def distribution_figure(dists: dict, name: str):
+    """The final score's distributions (player -> distribution) in one figure, as the
+    report and the gallery draw them.
+    """
+    return score_distribution_figure(
+        {player: d.probabilities for player, d in dists.items()},
+        title=f"{name}: the final score under three ways of playing",
+    )
+
+
+def worth_by_turn_figure(boxes, by_turn: WorthByTurn, name: str):
+    """Each box's average worth by turn under optimal play, and its chance to be open."""
+    return box_values_figure(
+        boxes,
+        by_turn.mean,
+        chances=by_turn.open,
+        title=f"{name}: each box's worth by turn under optimal play",
+        colour_label="worth: expected points lost by a 0 now",
+    )
+
+
+def game_figure(boxes, game: list, name: str):
+    """One game's open boxes' worth at each turn, the box scored each turn outlined."""
+    scored = [None] * len(boxes)
+    for k, turn in enumerate(game):
+        scored[boxes.index(turn.box)] = (k, turn.points)
+    return box_values_figure(
+        boxes,
+        np.column_stack([turn.worth for turn in game]),
+        scored=scored,
+        title=f"{name}: one optimal game, {sum(turn.points for turn in game)} points",
+        colour_label="worth: expected points lost by a 0 now",
+    )
+
+
+def _strategies_section(report: Report, dists: dict, name: str) -> None:
+    """The three players' final scores: the table of their statistics and the figure."""
     report.text(
         "Greedy best box: never throw again, and score the first throw in the box that "
         "adds the most points now. Most of a kind: after the first and the second throw "
@@ -383,10 +441,7 @@ def yahtzee_report(
         )
     )
     report.figure(
-        score_distribution_figure(
-            {player: d.probabilities for player, d in dists.items()},
-            title=f"{name}: the final score under three ways of playing",
-        ),
+        distribution_figure(dists, name),
         caption=(
             "The exact distribution of the final score, as the chance of each 5 points "
             "(0-4, 5-9, ...): optimal play (black, solid, stars), most of a kind (dashed, "
@@ -396,12 +451,9 @@ def yahtzee_report(
         name="distribution",
     )
 
-    report.heading("What each open box is worth as the game goes on")
-    total = sum(turn.points for turn in game)
-    worth = np.column_stack([turn.worth for turn in game])
-    scored = [None] * len(rules_.boxes)
-    for k, turn in enumerate(game):
-        scored[rules_.boxes.index(turn.box)] = (k, turn.points)
+
+def _worth_section(report: Report, boxes, by_turn: WorthByTurn, game, seed: int, name: str):
+    """The boxes' worth: averaged by turn under optimal play, then through one game."""
     report.text(
         "A box's worth at the start of a turn is how much the expected final score would "
         "drop if that turn's dice were ignored and a 0 written in the box: the table's "
@@ -412,13 +464,7 @@ def yahtzee_report(
         f"({sum(by_turn.positions):,} positions reached in all)."
     )
     report.figure(
-        box_values_figure(
-            rules_.boxes,
-            by_turn.mean,
-            chances=by_turn.open,
-            title=f"{name}: each box's worth by turn under optimal play",
-            colour_label="worth: expected points lost by a 0 now",
-        ),
+        worth_by_turn_figure(boxes, by_turn, name),
         caption=(
             "Each box's worth at the start of each turn under optimal play, averaged over "
             "the positions where it is open (first line), and the chance that it is still "
@@ -427,19 +473,14 @@ def yahtzee_report(
         name="box-worth-by-turn",
     )
     report.text(
-        f"Then one game played optimally (dice seeded with {seed}), {total} points in all: "
+        f"Then one game played optimally (dice seeded with {seed}), "
+        f"{sum(turn.points for turn in game)} points in all: "
         "each column is the start of a turn, each cell an open box's worth then, and the "
         "outlined cell the box scored in that turn with the points it earned (bonuses "
         "included)."
     )
     report.figure(
-        box_values_figure(
-            rules_.boxes,
-            worth,
-            scored=scored,
-            title=f"{name}: one optimal game, {total} points",
-            colour_label="worth: expected points lost by a 0 now",
-        ),
+        game_figure(boxes, game, name),
         caption=(
             "What each open box is worth at the start of each turn of one optimal game "
             "(expected final score lost by writing 0 in it then); outlined with ▸: the box "
@@ -448,7 +489,9 @@ def yahtzee_report(
         name="box-worth",
     )
 
-    report.heading("Advice for one throw")
+
+def _advice_section(report: Report, table: ValueTable, game) -> None:
+    """The advice for the first throw of the game drawn: its best keeps."""
     first = game[0]
     dice = first.throws[0]
     advice = advice_table(table, first.position, dice, 2)
@@ -461,4 +504,3 @@ def yahtzee_report(
     )
     report.table(Table(advice.columns, shown, title=advice.title, notes=advice.notes,
                        formats=advice.formats))  # fmt: skip
-    return report
