@@ -265,10 +265,14 @@ def _solving_order(component, comp_height, skip):  # pragma: no cover - runs com
 
 def _backup(
     s, outcome_ptr, weight, denominator, option_ptr, target, passes, values, choice, fixed, one,
-    reward, rewarded,
+    reward, rewarded, choose, tol, relative,
 ):  # fmt: skip
     """(T v)(s), or with ``fixed`` the value of the policy's ``choice``: an option is worth
     ``v(t)``, or ``one - v(t)`` where it passes the turn, plus its reward if ``rewarded``.
+
+    With ``choose`` (and not ``fixed``) the greedy choice at each outcome is written to
+    ``choice``: the first option within ``tol`` of the best (with ``relative``, ``tol``
+    times the size of the best, at least 1), -1 where there is no option.
     """
     total = 0.0  # pragma: no cover - runs compiled
     for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
@@ -284,6 +288,8 @@ def _backup(
                 best += reward[a + c]
         else:
             b = option_ptr[k + 1]
+            if choose:
+                choice[k] = -1
             if a == b:
                 continue
             best = -np.inf
@@ -295,6 +301,17 @@ def _backup(
                     q += reward[j]
                 if q > best:
                     best = q
+            if choose:
+                near = tol * max(1.0, abs(best)) if relative else tol
+                for j in range(a, b):  # the first option within tol of the best
+                    q = values[target[j]]
+                    if passes[j]:
+                        q = one - q
+                    if rewarded:
+                        q += reward[j]
+                    if q >= best - near:
+                        choice[k] = j - a
+                        break
         total += weight[k] * best
     return total / denominator
 
@@ -771,7 +788,7 @@ def _solve(
                 s = order[r]
                 values[s] = _backup(
                     s, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
-                    choice, fixed, one, reward, rewarded,
+                    choice, fixed, one, reward, rewarded, False, tol, relative,
                 )  # fmt: skip
             continue
         m = b - a
@@ -901,43 +918,11 @@ def _final(
     for s in range(len(terminal)):
         if terminal[s]:
             continue
-        total = 0.0
-        for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
-            a, b = option_ptr[k], option_ptr[k + 1]
-            if fixed:
-                c = choice[k]
-                if c < 0:
-                    continue
-                best = values[target[a + c]]
-                if passes[a + c]:
-                    best = one - best
-                if rewarded:
-                    best += reward[a + c]
-            else:
-                choice[k] = -1
-                if a == b:
-                    continue
-                best = -np.inf
-                for j in range(a, b):
-                    q = values[target[j]]
-                    if passes[j]:
-                        q = one - q
-                    if rewarded:
-                        q += reward[j]
-                    if q > best:
-                        best = q
-                near = tol * max(1.0, abs(best)) if relative else tol
-                for j in range(a, b):  # the first option within tol of the best
-                    q = values[target[j]]
-                    if passes[j]:
-                        q = one - q
-                    if rewarded:
-                        q += reward[j]
-                    if q >= best - near:
-                        choice[k] = j - a
-                        break
-            total += weight[k] * best
-        residual = max(residual, abs(total / denominator - values[s]))
+        new = _backup(
+            s, outcome_ptr, weight, denominator, option_ptr, target, passes, values, choice,
+            fixed, one, reward, rewarded, True, tol, relative,
+        )  # fmt: skip
+        residual = max(residual, abs(new - values[s]))
     return residual
 
 
