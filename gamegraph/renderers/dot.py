@@ -418,12 +418,8 @@ def chain_dot(
         raise UnknownNameError("style", style, STYLES)
     if weights is not None and weights not in WEIGHTS:
         raise UnknownNameError("weights", weights, WEIGHTS)
-    from ..analysis.views import value_text  # here: the command line loads this module
-
     graph = chain.graph
-    objective = objective_of(graph)
-    winning = objective == "win"
-    if not winning:
+    if objective_of(graph) != "win":
         lost = None  # a score or margin game ending without a move is not lost
     states = reachable_states(chain) if selection is None else selection.states
     states = np.asarray(states, dtype=np.int64)
@@ -433,137 +429,181 @@ def chain_dot(
     else:
         edges = np.flatnonzero(np.isin(chain.edge_source, states))
     check_diagram_size(len(states), len(edges), max_states)
-    drawn = set(states.tolist())
-    bad_states = comparison.suboptimal_states() if comparison is not None else None
-    better = comparison.better_moves() if comparison is not None else []
-    better = [(s, t, m) for s, t, m in better if s in drawn]
-    extra = sorted({t for _, t, _ in better} - drawn)
+    part = _ChainPart(
+        chain, states, edges, style, weights, reach, comparison, flow, lost, selection
+    )
+    dot = _digraph(
+        graph,
+        _legend_label(title, subtitle, _chain_legend_rows(part)),
+        orientation="landscape" if part.pruned else "portrait",
+        node_pt=part.node_pt,
+        ranksep=1.1 if part.edge_text else 0.55,
+    )
+    if part.compact:
+        dot.attr("node", height=f"{_COMPACT_HEIGHT:g}")
+        dot.attr(nodesep=f"{1 / 72:.4f}")
+    _draw_chain_states(dot, part)
+    _draw_chain_moves(dot, part)
+    _draw_better_moves(dot, part)
+    _draw_stuck_ends(dot, part)
+    return _diagram(dot.source, title)
 
-    colours = {}
-    if style == "moves":  # the same colour for a move in every view of the chain
-        drawn_moves = set(chain.edge_move[edges].tolist())
-        colours = {
-            m: c for m, c in move_colours(chain.edge_move.tolist()).items() if m in drawn_moves
-        }
-    pruned = selection is not None
-    # Pruned views write each move and its chance on the edge, when there are few enough
-    # edges for the text to stay readable on the page; otherwise colours and widths say it.
-    edge_text = (pruned and len(edges) <= MAX_LABELLED_EDGES) or weights is not None
-    if edge_text and weights is None:
-        weights = "count"
-    rows = [("positions", _node_legend(lost, comparison, bool(extra), objective))]
+
+class _ChainPart:
+    """What :func:`chain_dot` draws, worked out once: the states and edges, the states
+    only a better move leads to (``extra``), the move colours and how text is shown.
+    """
+
+    def __init__(
+        self, chain, states, edges, style, weights, reach, comparison, flow, lost, selection
+    ):
+        graph = chain.graph
+        self.chain, self.graph, self.states, self.edges = chain, graph, states, edges
+        self.style, self.reach, self.comparison, self.flow = style, reach, comparison, flow
+        self.lost, self.selection = lost, selection
+        self.objective = objective_of(graph)
+        self.winning = self.objective == "win"
+        drawn = set(states.tolist())
+        self.bad_states = comparison.suboptimal_states() if comparison is not None else None
+        better = comparison.better_moves() if comparison is not None else []
+        self.better = [(s, t, m) for s, t, m in better if s in drawn]
+        self.extra = sorted({t for _, t, _ in self.better} - drawn)
+        self.colours = {}
+        if style == "moves":  # the same colour for a move in every view of the chain
+            drawn_moves = set(chain.edge_move[edges].tolist())
+            self.colours = {
+                m: c for m, c in move_colours(chain.edge_move.tolist()).items() if m in drawn_moves
+            }
+        self.pruned = selection is not None
+        # Pruned views write each move and its chance on the edge, when there are few
+        # enough edges for the text to stay readable on the page; otherwise colours and
+        # widths say it.
+        self.edge_text = (self.pruned and len(edges) <= MAX_LABELLED_EDGES) or weights is not None
+        self.weights = "count" if self.edge_text and weights is None else weights
+        # The full view packs up to 126 states in a column: boxes as tall as the digits, not
+        # the line, so that the fonts stay large once the drawing fits the page.
+        self.compact = not self.edge_text and reach is None
+        self.node_pt = _NODE_PT if self.compact else _PRUNED_NODE_PT
+
+
+def _chain_legend_rows(part: _ChainPart) -> list:
+    """The legend's rows: positions, moves, the move colours and the ends."""
+    graph, comparison = part.graph, part.comparison
+    rows = [("positions", _node_legend(part.lost, comparison, bool(part.extra), part.objective))]
     edge_entries = []
-    if flow is not None:
+    if part.flow is not None:
         edge_entries.append((_line(_EDGE_COLOUR), "width: share of games making the move"))
-    if chain.edge_passes[edges].any():
+    if part.chain.edge_passes[part.edges].any():
         edge_entries.append((_line(_EDGE_COLOUR, dashed=True), "the turn passes"))
     if comparison is not None:
         edge_entries.append((_line(_BAD_COLOUR), f"gives up {value_name(graph)}"))
         edge_entries.append((_line(_BETTER_COLOUR, dashed=True), "the better move"))
     if edge_entries:
         rows.append(("moves", edge_entries))
-    if colours:
+    if part.colours:
         rows.append(
             (
                 "colour: " + _move_name(graph),
-                [(_line(c), graph.rules.move_label(m) or str(m)) for m, c in colours.items()],
+                [(_line(c), graph.rules.move_label(m) or str(m)) for m, c in part.colours.items()],
             )
         )
-    if selection is not None and selection.paths:
-        ends = "lost: no move offered" if winning else "ends: no move offered"
-        fill = _LOST_COLOUR if winning else _END_COLOUR
+    if part.selection is not None and part.selection.paths:
+        ends = "lost: no move offered" if part.winning else "ends: no move offered"
+        fill = _LOST_COLOUR if part.winning else _END_COLOUR
         rows.append(("ends", [(_box(fill), f"{ends} (chance of the throw)")]))
-    if reach is not None:
+    if part.reach is not None:
         rows[0][1].append(("", "second line: reach probability"))
-    # The full view packs up to 126 states in a column: boxes as tall as the digits, not the
-    # line, so that the fonts stay large once the drawing fits the page.
-    compact = not edge_text and reach is None
-    node_pt = _NODE_PT if compact else _PRUNED_NODE_PT
-    dot = _digraph(
-        graph,
-        _legend_label(title, subtitle, rows),
-        orientation="landscape" if pruned else "portrait",
-        node_pt=node_pt,
-        ranksep=1.1 if edge_text else 0.55,
-    )
+    return rows
 
-    if compact:
-        dot.attr("node", height=f"{_COMPACT_HEIGHT:g}")
-        dot.attr(nodesep=f"{1 / 72:.4f}")
+
+def _draw_chain_states(dot, part: _ChainPart) -> None:
+    """Every drawn state (and, faded, each one only a better move reaches), in a band per
+    layer when the game has layers.
+    """
+    graph, states, extra = part.graph, part.states, part.extra
+    lost = part.lost
     lost_top = max((float(lost[i]) for i in states), default=0) if lost is not None else 0
-    focus = selection.focus if selection is not None else None
 
     def node(target, i, faded=False):
-        text = state_text(graph, i)
-        label = dot_text(text)
-        if graph.terminal[i] and not winning:
-            text = f"{text}: {value_text(graph.terminal_value[i], objective)}"
-            label = dot_text(text)
-        if reach is not None:
-            label += f"\n{float(reach.reach_probability[i]):.4f}"
-        attributes = {"tooltip": dot_text(state_id(graph, i), tooltip=True)}
-        if compact:
-            attributes.update(fixedsize="true", width=f"{_text_width(text, node_pt):.3f}")
-        if i == graph.start:
-            attributes["fillcolor"] = _START_COLOUR
-        elif graph.terminal[i] and winning:
-            attributes["fillcolor"] = _WIN_COLOUR if graph.terminal_value[i] > 0 else "#eeeeee"
-        elif graph.terminal[i]:
-            attributes["fillcolor"] = _END_COLOUR
-        elif lost is not None and lost_top > 0 and lost[i] > 0:
-            attributes["fillcolor"] = _mix(_LOST_COLOUR, math.sqrt(float(lost[i]) / lost_top))
-        if bad_states is not None and bad_states[i]:
-            attributes.update(color=_BAD_COLOUR, penwidth="1.5")
-        if i == focus:
-            attributes.update(penwidth="2.5", color="#1f3b73")
-        if faded:
-            attributes.update(style="rounded,filled,dashed", fontcolor="#555555")
-        target.node(f"n{i}", label, **attributes)
+        target.node(f"n{i}", *_chain_node(part, i, lost_top, faded))
 
     layers = graph.layers
-    if layers is not None:
-        for k, layer in enumerate(sorted(set(layers[states].tolist()) | set(layers[extra]))):
-            with dot.subgraph(name=f"cluster_layer{layer}") as band:
-                band.attr(
-                    label=_layer_name(graph, layer),
-                    style="filled",
-                    color=_BAND_COLOURS[k % 2],
-                    fillcolor=_BAND_COLOURS[k % 2],
-                    fontsize=f"{_BAND_PT:g}",
-                    labeljust="c",
-                    margin="4",
-                )
-                for i in states[layers[states] == layer]:
-                    node(band, int(i))
-                for i in extra:
-                    if layers[i] == layer:
-                        node(band, i, faded=True)
-    else:
+    if layers is None:
         for i in states:
             node(dot, int(i))
         for i in extra:
             node(dot, i, faded=True)
+        return
+    for k, layer in enumerate(sorted(set(layers[states].tolist()) | set(layers[extra]))):
+        with dot.subgraph(name=f"cluster_layer{layer}") as band:
+            band.attr(
+                label=_layer_name(graph, layer),
+                style="filled",
+                color=_BAND_COLOURS[k % 2],
+                fillcolor=_BAND_COLOURS[k % 2],
+                fontsize=f"{_BAND_PT:g}",
+                labeljust="c",
+                margin="4",
+            )
+            for i in states[layers[states] == layer]:
+                node(band, int(i))
+            for i in extra:
+                if layers[i] == layer:
+                    node(band, i, faded=True)
 
+
+def _chain_node(part: _ChainPart, i: int, lost_top: float, faded: bool):
+    """State ``i``'s label and attributes: its text (with its value at a score game's
+    end, and its reach), its fill (start, end, lost) and outline (gives up value, focus).
+    """
+    from ..analysis.views import value_text  # here: the command line loads this module
+
+    graph, lost = part.graph, part.lost
+    text = state_text(graph, i)
+    if graph.terminal[i] and not part.winning:
+        text = f"{text}: {value_text(graph.terminal_value[i], part.objective)}"
+    label = dot_text(text)
+    if part.reach is not None:
+        label += f"\n{float(part.reach.reach_probability[i]):.4f}"
+    attributes = {"tooltip": dot_text(state_id(graph, i), tooltip=True)}
+    if part.compact:
+        attributes.update(fixedsize="true", width=f"{_text_width(text, part.node_pt):.3f}")
+    if i == graph.start:
+        attributes["fillcolor"] = _START_COLOUR
+    elif graph.terminal[i] and part.winning:
+        attributes["fillcolor"] = _WIN_COLOUR if graph.terminal_value[i] > 0 else "#eeeeee"
+    elif graph.terminal[i]:
+        attributes["fillcolor"] = _END_COLOUR
+    elif lost is not None and lost_top > 0 and lost[i] > 0:
+        attributes["fillcolor"] = _mix(_LOST_COLOUR, math.sqrt(float(lost[i]) / lost_top))
+    if part.bad_states is not None and part.bad_states[i]:
+        attributes.update(color=_BAD_COLOUR, penwidth="1.5")
+    if part.selection is not None and i == part.selection.focus:
+        attributes.update(penwidth="2.5", color="#1f3b73")
+    if faded:
+        attributes.update(style="rounded,filled,dashed", fontcolor="#555555")
+    return label, attributes
+
+
+def _draw_chain_moves(dot, part: _ChainPart) -> None:
+    """The chain's drawn edges: width from the flow, colour from the move, text when
+    shown, dashed when the turn passes, vermillion when the move gives up value.
+    """
     from ..analysis.views import ranking_edges  # here: the command line loads this module
 
-    bad_edges = comparison.edge_mask(chain) if comparison is not None else None
-    ranking = dict(zip(edges.tolist(), ranking_edges(chain, states, edges).tolist()))
+    chain, edges, flow = part.chain, part.edges, part.flow
+    bad_edges = part.comparison.edge_mask(chain) if part.comparison is not None else None
+    ranking = dict(zip(edges.tolist(), ranking_edges(chain, part.states, edges).tolist()))
     top = max((float(flow[e]) for e in edges), default=0) if flow is not None else 0
     for e in edges.tolist():
         s, t = int(chain.edge_source[e]), int(chain.edge_target[e])
         move = int(chain.edge_move[e])
-        colour = colours.get(move, _EDGE_COLOUR)
+        colour = part.colours.get(move, _EDGE_COLOUR)
         attributes = _flow_attributes(flow[e], top, colour) if flow is not None else {}
-        if flow is None and colours:
+        if flow is None and part.colours:
             attributes["color"] = colour
-        if edge_text:
-            parts = [dot_text(graph.rules.move_label(move))] if (style == "moves" or pruned) else []
-            if weights == "count":
-                parts.append(f"{int(chain.edge_weight[e])}/{graph.denominator}")
-            elif weights == "probability":
-                parts.append(f"{float(chain.edge_probability[e]):.3f}")
-            label = parts[0] if len(parts) == 1 else f"{parts[0]} ({parts[1]})"
-            attributes = {"label": label, **attributes}
+        if part.edge_text:
+            attributes = {"label": _move_text(part, e), **attributes}
         if chain.edge_passes[e]:
             attributes["style"] = "dashed"
         if not ranking[e]:
@@ -571,26 +611,51 @@ def chain_dot(
         if bad_edges is not None and bad_edges[e]:
             attributes.update(color=_BAD_COLOUR, penwidth="1.4", fontcolor=_BAD_COLOUR)
         dot.edge(f"n{s}", f"n{t}", **attributes)
-    for s, t, move in better:
+
+
+def _move_text(part: _ChainPart, e: int) -> str:
+    """Edge ``e``'s text: its move (by moves, or in a pruned view) and its chance."""
+    chain, graph = part.chain, part.graph
+    move = int(chain.edge_move[e])
+    parts = (
+        [dot_text(graph.rules.move_label(move))] if (part.style == "moves" or part.pruned) else []
+    )
+    if part.weights == "count":
+        parts.append(f"{int(chain.edge_weight[e])}/{graph.denominator}")
+    elif part.weights == "probability":
+        parts.append(f"{float(chain.edge_probability[e]):.3f}")
+    return parts[0] if len(parts) == 1 else f"{parts[0]} ({parts[1]})"
+
+
+def _draw_better_moves(dot, part: _ChainPart) -> None:
+    """The better moves where the policy gives up value, dashed blue."""
+    for s, t, move in part.better:
         attributes = dict(
             color=_BETTER_COLOUR, style="dashed", penwidth="1.2", fontcolor=_BETTER_COLOUR
         )
-        if edge_text or style == "moves":
-            attributes["label"] = dot_text(graph.rules.move_label(move))
+        if part.edge_text or part.style == "moves":
+            attributes["label"] = dot_text(part.graph.rules.move_label(move))
         dot.edge(f"n{s}", f"n{t}", **attributes)
-    if selection is not None and selection.paths:
-        ends = sorted({q.states[-1] for q in selection.paths if not graph.terminal[q.states[-1]]})
-        word, fill = ("lost", _LOST_COLOUR) if winning else ("ends", _END_COLOUR)
-        for i in ends:
-            dot.node(f"lost{i}", word, fillcolor=fill, shape="box", tooltip=word)
-            dot.edge(
-                f"n{i}",
-                f"lost{i}",
-                label=f"{int(chain.stuck_weight[i])}/{graph.denominator}",
-                color=_LOST_COLOUR if winning else "#555555",
-                fontcolor="#b71c1c" if winning else "#333333",
-            )
-    return _diagram(dot.source, title)
+
+
+def _draw_stuck_ends(dot, part: _ChainPart) -> None:
+    """Where a selection's paths end without a move: a "lost" (or "ends") box with the
+    chance of the throw that offers no move.
+    """
+    selection, graph, chain = part.selection, part.graph, part.chain
+    if selection is None or not selection.paths:
+        return
+    ends = sorted({q.states[-1] for q in selection.paths if not graph.terminal[q.states[-1]]})
+    word, fill = ("lost", _LOST_COLOUR) if part.winning else ("ends", _END_COLOUR)
+    for i in ends:
+        dot.node(f"lost{i}", word, fillcolor=fill, shape="box", tooltip=word)
+        dot.edge(
+            f"n{i}",
+            f"lost{i}",
+            label=f"{int(chain.stuck_weight[i])}/{graph.denominator}",
+            color=_LOST_COLOUR if part.winning else "#555555",
+            fontcolor="#b71c1c" if part.winning else "#333333",
+        )
 
 
 def _text_width(text: str, points: float) -> float:
