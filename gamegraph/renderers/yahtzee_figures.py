@@ -91,41 +91,71 @@ def score_distribution_figure(
         if name != "optimal":
             others += 1
         mean = float(np.arange(len(p)) @ p)
-        total = float(p.sum())
-        reach = int(np.searchsorted(np.cumsum(p), coverage * total - 1e-12)) + 1
+        reach = int(np.searchsorted(np.cumsum(p), coverage * float(p.sum()) - 1e-12)) + 1
         right = max(right, min(reach, len(p)))
-        bins = -(-len(p) // bin_width)
-        binned = np.zeros(bins * bin_width)
-        binned[: len(p)] = p
-        binned = binned.reshape(bins, bin_width).sum(axis=1)
-        edges = np.arange(bins + 1) * bin_width
-        # Where a player's chances end, the line ends too.
-        last = int(np.nonzero(binned)[0].max()) + 1 if binned.any() else 1
-        shown = min(last, -(-reach // bin_width))  # the bins the axis will show
-        heights = np.append(binned[:last], binned[last - 1])
-        ax.step(
-            edges[: last + 1],
-            heights,
-            where="post",
-            color=style["color"],
-            linestyle=style["linestyle"],
-            linewidth=style["linewidth"],
-            label=f"{name} (mean {mean:.2f})",
-            gid=f"distribution-{name}",
-        )
-        centres = edges[:shown] + bin_width / 2
-        visible = binned[:shown] > 1e-3 * float(binned.max())  # no markers on the axis
-        ax.plot(
-            centres[visible],
-            binned[:shown][visible],
-            linestyle="none",
-            marker=style["marker"],
-            markersize=style["markersize"],
-            color=style["color"],
-            markevery=max(1, int(visible.sum()) // 8),
-        )
+        binned = _binned(p, bin_width)
+        _draw_player(ax, name, binned, bin_width, -(-reach // bin_width), mean, style)
         top = max(top, float(binned.max()))
         means.append((name, mean, style))
+    _mark_means(ax, means)
+    ax.set_ylim(0, top * 1.12 if top else 1)
+    longest = max(len(np.asarray(c)) for c in series.values())
+    end = -(-right // 50) * 50
+    ax.set_xlim(0, end)
+    if right < longest:  # the tail beyond, in words
+        xlabel = f"{xlabel} (above {end}: chance below {100 * (1 - coverage):g} % for each)"
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("chance of the score" if bin_width == 1 else f"chance, per {bin_width} points")
+    ax.tick_params(labelsize=8)
+    ax.grid(alpha=0.25, linewidth=0.5)
+    ax.legend(fontsize=8, frameon=False, loc="upper right", handlelength=3.5)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return figure
+
+
+def _binned(p, bin_width: int):
+    """The chances ``p`` of scores 0, 1, 2, ... summed in bins ``bin_width`` wide."""
+    bins = -(-len(p) // bin_width)
+    binned = np.zeros(bins * bin_width)
+    binned[: len(p)] = p
+    return binned.reshape(bins, bin_width).sum(axis=1)
+
+
+def _draw_player(ax, name: str, binned, bin_width: int, reach_bins: int, mean, style) -> None:
+    """One player's binned chances: a step line to where its chances end, and markers
+    on the bins the axis shows (``reach_bins``) that stand off the axis.
+    """
+    edges = np.arange(len(binned) + 1) * bin_width
+    # Where a player's chances end, the line ends too.
+    last = int(np.nonzero(binned)[0].max()) + 1 if binned.any() else 1
+    shown = min(last, reach_bins)  # the bins the axis will show
+    heights = np.append(binned[:last], binned[last - 1])
+    ax.step(
+        edges[: last + 1],
+        heights,
+        where="post",
+        color=style["color"],
+        linestyle=style["linestyle"],
+        linewidth=style["linewidth"],
+        label=f"{name} (mean {mean:.2f})",
+        gid=f"distribution-{name}",
+    )
+    centres = edges[:shown] + bin_width / 2
+    visible = binned[:shown] > 1e-3 * float(binned.max())  # no markers on the axis
+    ax.plot(
+        centres[visible],
+        binned[:shown][visible],
+        linestyle="none",
+        marker=style["marker"],
+        markersize=style["markersize"],
+        color=style["color"],
+        markevery=max(1, int(visible.sum()) // 8),
+    )
+
+
+def _mark_means(ax, means) -> None:
+    """Each player's mean as a vertical line in its style, labelled at the top."""
     for k, (name, mean, style) in enumerate(means):
         ax.axvline(
             mean,
@@ -146,20 +176,6 @@ def score_distribution_figure(
             fontsize=8,
             color=style["color"],
         )
-    ax.set_ylim(0, top * 1.12 if top else 1)
-    longest = max(len(np.asarray(c)) for c in series.values())
-    end = -(-right // 50) * 50
-    ax.set_xlim(0, end)
-    if right < longest:  # the tail beyond, in words
-        xlabel = f"{xlabel} (above {end}: chance below {100 * (1 - coverage):g} % for each)"
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("chance of the score" if bin_width == 1 else f"chance, per {bin_width} points")
-    ax.tick_params(labelsize=8)
-    ax.grid(alpha=0.25, linewidth=0.5)
-    ax.legend(fontsize=8, frameon=False, loc="upper right", handlelength=3.5)
-    if title:
-        ax.set_title(title, fontsize=10)
-    return figure
 
 
 def box_values_figure(
