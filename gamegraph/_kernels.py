@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -107,8 +108,10 @@ def _compile() -> None:
         require("numba", "the compiled solver engine", "fast"),
         inline=("_backup", "near_fixed_point"),
         plain=(
-            "_tarjan", "_by_height", "_solving_order", "_gather", "_postorder", "_search",
-            "_band", "_policy_iteration", "_solve", "_final", "_escapes", "_spread", "_sure",
+            "_tarjan", "_by_height", "_solving_order", "_sizes", "_gather", "_assemble",
+            "_postorder", "_search", "_band", "_greedy", "_policy_rows", "_band_solve",
+            "_improve", "_policy_iteration", "_gauss_seidel", "_sweeps", "_solve", "_final",
+            "_escapes", "_spread", "_sure",
         ),
     )  # fmt: skip
 
@@ -263,18 +266,18 @@ def _solving_order(component, comp_height, skip):  # pragma: no cover - runs com
     return order, comp_ptr, comps
 
 
-def _backup(
-    s, outcome_ptr, weight, denominator, option_ptr, target, passes, values, choice, fixed, one,
-    reward, rewarded, choose, tol, relative,
-):  # fmt: skip
+def _backup(s, g, values, choice, fixed, choose, tol):
     """(T v)(s), or with ``fixed`` the value of the policy's ``choice``: an option is worth
-    ``v(t)``, or ``one - v(t)`` where it passes the turn, plus its reward if ``rewarded``.
+    ``v(t)``, or ``one - v(t)`` where it passes the turn, plus its reward if ``rewarded``
+    (``g`` is the graph as a :class:`_Graph`).
 
     With ``choose`` (and not ``fixed``) the greedy choice at each outcome is written to
     ``choice``: the first option within ``tol`` of the best (with ``relative``, ``tol``
     times the size of the best, at least 1), -1 where there is no option.
     """
-    total = 0.0  # pragma: no cover - runs compiled
+    outcome_ptr, option_ptr, target, passes = g.outcome_ptr, g.option_ptr, g.target, g.passes
+    one, reward, rewarded = g.one, g.reward, g.rewarded  # pragma: no cover - runs compiled
+    total = 0.0
     for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
         a = option_ptr[k]
         if fixed:
@@ -302,7 +305,7 @@ def _backup(
                 if q > best:
                     best = q
             if choose:
-                near = tol * max(1.0, abs(best)) if relative else tol
+                near = tol * max(1.0, abs(best)) if g.relative else tol
                 for j in range(a, b):  # the first option within tol of the best
                     q = values[target[j]]
                     if passes[j]:
@@ -312,16 +315,12 @@ def _backup(
                     if q >= best - near:
                         choice[k] = j - a
                         break
-        total += weight[k] * best
-    return total / denominator
+        total += g.weight[k] * best
+    return total / g.denominator
 
 
-def _gather(
-    states, where, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
-    choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv, r_first, r_option,
-    r_count, r_target, r_inside, r_value, one, reward, rewarded, l_reward,
-):  # fmt: skip
-    """Copy a cyclic component (its ``states``) into the local arrays ``l_*``.
+def _gather(states, g, values, choice, fixed, ws):
+    """Copy a cyclic component (its ``states``) into the local arrays of ``ws``.
 
     Local state u is ``states[u]``; each local outcome keeps its options, those inside the
     component as local state numbers, those outside as constants (their solved values,
@@ -336,9 +335,11 @@ def _gather(
     copy is therefore made in passes, each reading one level of the arrays (outcomes,
     then options, then targets, then their values) at places the pass before wrote down:
     the reads of one pass do not wait for each other, and their misses overlap. ``r_*``
-    hold what each pass writes down.
+    hold what each pass writes down; :func:`_assemble` puts the local arrays together.
     """
-    m = len(states)  # pragma: no cover - runs compiled
+    outcome_ptr, option_ptr, where = g.outcome_ptr, g.option_ptr, ws.where
+    l_first, r_first, r_option = ws.l_first, ws.r_first, ws.r_option  # pragma: no cover
+    m = len(states)
     nk = 0
     for u in range(m):  # outcomes
         s = states[u]
@@ -354,7 +355,7 @@ def _gather(
         for i in range(r_first[u], r_first[u + 1]):
             k = k0 + i - r_first[u]
             j0, j1 = option_ptr[k], option_ptr[k + 1]
-            l_weight[i] = weight[k]
+            ws.l_weight[i] = g.weight[k]
             if fixed:
                 if choice[k] < 0:
                     j1 = j0
@@ -362,27 +363,38 @@ def _gather(
                     j0 += choice[k]
                     j1 = j0 + 1
             r_option[i] = j0
-            r_count[i] = j1 - j0
+            ws.r_count[i] = j1 - j0
             nj += j1 - j0
     jj = 0
     for i in range(nk):  # targets
         j0 = r_option[i]
         r_option[i] = jj
-        for j in range(j0, j0 + r_count[i]):
-            r_target[jj] = target[j]
-            l_passes[jj] = passes[j]
-            if rewarded:
-                l_reward[jj] = reward[j]
+        for j in range(j0, j0 + ws.r_count[i]):
+            ws.r_target[jj] = g.target[j]
+            ws.l_passes[jj] = g.passes[j]
+            if g.rewarded:
+                ws.l_reward[jj] = g.reward[j]
             jj += 1
     for jj in range(nj):  # inside or not, and the values outside
-        t = r_target[jj]
+        t = ws.r_target[jj]
         u = where[t]
-        r_inside[jj] = u
+        ws.r_inside[jj] = u
         if u < 0:
-            r_value[jj] = values[t]
+            ws.r_value[jj] = values[t]
     for u in range(m):
         where[states[u]] = -1
-    # Put the local arrays together, from what the passes read (all in cache now).
+    return _assemble(m, g.denominator, g.one, g.rewarded, ws)
+
+
+def _assemble(m, denominator, one, rewarded, ws):
+    """Put a component's local arrays together from what :func:`_gather`'s passes read
+    (all in cache now); returns the length of ``lv`` used.
+    """
+    l_first, l_weight, l_opt, l_target = ws.l_first, ws.l_weight, ws.l_opt, ws.l_target
+    l_passes, l_reward, lv = ws.l_passes, ws.l_reward, ws.lv  # pragma: no cover
+    r_first, r_option, r_count, r_inside, r_value = (
+        ws.r_first, ws.r_option, ws.r_count, ws.r_inside, ws.r_value,
+    )  # fmt: skip
     kk = 0
     oj = 0
     ne = m
@@ -434,7 +446,7 @@ def _gather(
             l_weight[kk] = l_weight[i] / denominator
             kk += 1
             l_opt[kk] = oj
-        base[u] = total / denominator
+        ws.base[u] = total / denominator
     l_first[m] = kk
     return ne
 
@@ -597,112 +609,37 @@ def _search(m, root, deg, adj, order, seen, by_degree):
     return levels, last
 
 
-def _policy_iteration(
-    m, base, l_first, l_weight, l_opt, l_target, l_passes, lv, pos, lo, up, band, rhs, pick,
-    stop, max_rounds, one, rewarded, l_reward, relative,
-):  # fmt: skip
-    r"""Solve a gathered component (as :func:`_gather` leaves it) by policy iteration.
+def _policy_iteration(m, ws, lo, up, band, stop, max_rounds, one, rewarded, relative):
+    r"""Solve a gathered component (as :func:`_gather` leaves it in ``ws``) by policy
+    iteration.
 
-    The policy starts greedy for the values in ``lv``. Each round solves the policy's
-    linear system exactly, :math:`v(u) - \sum p\, v(t) = \text{constants}` (a passing
-    option entering as :math:`p (c - v(t))`, ``c`` being ``one``, and each option's
-    reward as :math:`p r`), by Gaussian elimination in the band
-    ``lo``, ``up`` of the numbering ``pos`` (:func:`_band`; ``band`` holds the rows,
-    ``lo + up + 1`` entries each), then takes the greedy policy for the new values,
-    keeping an option unless another is strictly better. It stops once no state's
-    backup :math:`(Tv)(u)` differs from :math:`v(u)` by more than ``stop`` (or by at
-    most 1e-14 and no less than in the round before: rounding noise; with ``relative``
-    both bounds are times the largest value, at least 1). The matrix is
-    diagonally dominant by rows (a state's probabilities add up to at most 1), so the
-    elimination needs no pivoting; a pivot that vanishes means a policy under which play
-    never leaves the component.
+    The policy (``ws.pick``, an option per local outcome) starts greedy for the values in
+    ``lv``. Each round solves the policy's linear system exactly,
+    :math:`v(u) - \sum p\, v(t) = \text{constants}` (a passing option entering as
+    :math:`p (c - v(t))`, ``c`` being ``one``, and each option's reward as :math:`p r`),
+    by Gaussian elimination in the band ``lo``, ``up`` of the numbering ``ws.pos``
+    (:func:`_band`; ``band`` holds the rows, ``lo + up + 1`` entries each), then takes
+    the greedy policy for the new values, keeping an option unless another is strictly
+    better. It stops once no state's backup :math:`(Tv)(u)` differs from :math:`v(u)` by
+    more than ``stop`` (or by at most 1e-14 and no less than in the round before:
+    rounding noise; with ``relative`` both bounds are times the largest value, at least
+    1). The matrix is diagonally dominant by rows (a state's probabilities add up to at
+    most 1), so the elimination needs no pivoting; a pivot that vanishes means a policy
+    under which play never leaves the component.
 
     Returns the number of rounds (values in ``lv[:m]``), or 0 when a pivot vanished or the
     policy had not settled after ``max_rounds`` rounds.
     """
-    w = lo + up + 1  # pragma: no cover - runs compiled
-    for k in range(l_first[m]):
-        best = -np.inf
-        for j in range(l_opt[k], l_opt[k + 1]):
-            q = lv[l_target[j]]
-            if l_passes[j]:
-                q = one - q
-            if rewarded:
-                q += l_reward[j]
-            if q > best:
-                best = q
-                pick[k] = j
+    _greedy(ws.l_first[m], ws, one, rewarded)  # pragma: no cover - runs compiled
     previous = np.inf
+    rhs = ws.now
     for rounds in range(1, max_rounds + 1):
-        for u in range(m):  # row pos[u]: entry (i, c) at band[i * w + lo + c - i]
-            i = pos[u]
-            row = i * w + lo - i
-            for c in range(i * w, i * w + w):
-                band[c] = 0.0
-            band[row + i] = 1.0
-            total = base[u]
-            for k in range(l_first[u], l_first[u + 1]):
-                j = pick[k]
-                t = l_target[j]
-                p = l_weight[k]
-                if rewarded:
-                    total += p * l_reward[j]
-                if t >= m:
-                    total += p * lv[t]
-                elif l_passes[j]:
-                    total += p * one
-                    band[row + pos[t]] += p
-                else:
-                    band[row + pos[t]] -= p
-            rhs[i] = total
-        for i in range(m):  # elimination below the diagonal, then back substitution
-            row = i * w + lo - i
-            pivot = band[row + i]
-            if not pivot > 1e-12:
-                return 0
-            inverse = 1.0 / pivot
-            band[row + i] = inverse
-            last = min(i + up + 1, m)
-            for r in range(i + 1, min(i + lo + 1, m)):
-                other = r * w + lo - r
-                f = band[other + i]
-                if f != 0.0:
-                    f *= inverse
-                    for c in range(i + 1, last):
-                        band[other + c] -= f * band[row + c]
-                    rhs[r] -= f * rhs[i]
-        for i in range(m - 1, -1, -1):
-            row = i * w + lo - i
-            total = rhs[i]
-            for c in range(min(i + up, m - 1), i, -1):  # the newest value last
-                total -= band[row + c] * rhs[c]
-            rhs[i] = total * band[row + i]
+        _policy_rows(m, ws, lo, up, band, rhs, one, rewarded)
+        if not _band_solve(m, lo, up, band, rhs):
+            return 0
         for u in range(m):
-            lv[u] = rhs[pos[u]]
-        residual = 0.0
-        size = 1.0
-        for u in range(m):
-            new = base[u]
-            for k in range(l_first[u], l_first[u + 1]):
-                j = pick[k]
-                best = lv[l_target[j]]
-                if l_passes[j]:
-                    best = one - best
-                if rewarded:
-                    best += l_reward[j]
-                for j in range(l_opt[k], l_opt[k + 1]):
-                    q = lv[l_target[j]]
-                    if l_passes[j]:
-                        q = one - q
-                    if rewarded:
-                        q += l_reward[j]
-                    if q > best:
-                        best = q
-                        pick[k] = j
-                new += l_weight[k] * best
-            residual = max(residual, abs(new - lv[u]))
-            if relative:
-                size = max(size, abs(new))
+            ws.lv[u] = rhs[ws.pos[u]]
+        residual, size = _improve(m, ws, one, rewarded, relative)
         if not residual <= size:  # nan: the system was singular after all
             return 0
         if residual <= stop * size or (residual <= 1e-14 * size and residual >= previous):
@@ -711,36 +648,125 @@ def _policy_iteration(
     return 0
 
 
-def _solve(
-    order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator, option_ptr,
-    target, passes, values, choice, fixed, tol, max_sweeps, first, band_min, sweep_min, one,
-    reward, rewarded, relative,
-):  # fmt: skip
-    """Solve components ``first``, ``first + 1``, ... in place in ``values``.
+def _greedy(n_outcomes, ws, one, rewarded):
+    """The first best option of each local outcome, for the values in ``lv``, into ``pick``."""
+    l_opt, l_target, l_passes, lv = ws.l_opt, ws.l_target, ws.l_passes, ws.lv
+    for k in range(n_outcomes):  # pragma: no cover - runs compiled
+        best = -np.inf
+        for j in range(l_opt[k], l_opt[k + 1]):
+            q = lv[l_target[j]]
+            if l_passes[j]:
+                q = one - q
+            if rewarded:
+                q += ws.l_reward[j]
+            if q > best:
+                best = q
+                ws.pick[k] = j
 
-    Component i (``comps[i]``) holds states ``order[comp_ptr[i]:comp_ptr[i + 1]]``; the
-    components come in solving order. A cyclic component is copied into small local
-    arrays first (:func:`_gather`), so that its sweeps read memory that stays in cache and
-    skip the outcomes whose options all lie outside it. One of at least ``band_min``
-    states that :func:`_band` can number within ``_BAND`` goes to
-    :func:`_policy_iteration` first (at most ``min(max_sweeps, _BAND_ROUNDS)`` rounds).
-    One of at least ``sweep_min`` states that is swept is gathered again in its sweep
-    order first.
 
-    Returns (next, sweeps): ``next`` is the number of components solved, or the position of
-    one that did not settle in ``max_sweeps`` sweeps (then < len(comps)); ``sweeps`` the
-    most sweeps (or rounds of policy iteration) any cyclic component needed. With
-    ``relative`` (scores and margins, which have no scale) the stopping bounds are times
-    the largest value of the component (at least 1).
+def _policy_rows(m, ws, lo, up, band, rhs, one, rewarded):
+    """The linear system of the policy ``pick``: row ``pos[u]`` of ``band`` and ``rhs``
+    for each local state u (entry (i, c) at ``band[i * w + lo + c - i]``, ``w = lo + up + 1``).
     """
-    n = len(values)  # pragma: no cover - runs compiled
-    most = 0
-    stop = tol * 0.01
-    # The sizes of the largest cyclic component, in states, outcomes and options: summed
-    # per component in one pass over the graph in its own order.
-    k_sum = np.zeros(len(comps), dtype=np.int64)
-    j_sum = np.zeros(len(comps), dtype=np.int64)
-    for s in range(n):
+    w = lo + up + 1  # pragma: no cover - runs compiled
+    l_first, l_weight, l_target, l_passes = ws.l_first, ws.l_weight, ws.l_target, ws.l_passes
+    pick, pos, lv = ws.pick, ws.pos, ws.lv
+    for u in range(m):
+        i = pos[u]
+        row = i * w + lo - i
+        for c in range(i * w, i * w + w):
+            band[c] = 0.0
+        band[row + i] = 1.0
+        total = ws.base[u]
+        for k in range(l_first[u], l_first[u + 1]):
+            j = pick[k]
+            t = l_target[j]
+            p = l_weight[k]
+            if rewarded:
+                total += p * ws.l_reward[j]
+            if t >= m:
+                total += p * lv[t]
+            elif l_passes[j]:
+                total += p * one
+                band[row + pos[t]] += p
+            else:
+                band[row + pos[t]] -= p
+        rhs[i] = total
+
+
+def _band_solve(m, lo, up, band, rhs):
+    """Solve the banded system of :func:`_policy_rows` in place (the solution in ``rhs``):
+    elimination below the diagonal without pivoting, then back substitution. False if a
+    pivot vanished.
+    """
+    w = lo + up + 1  # pragma: no cover - runs compiled
+    for i in range(m):
+        row = i * w + lo - i
+        pivot = band[row + i]
+        if not pivot > 1e-12:
+            return False
+        inverse = 1.0 / pivot
+        band[row + i] = inverse
+        last = min(i + up + 1, m)
+        for r in range(i + 1, min(i + lo + 1, m)):
+            other = r * w + lo - r
+            f = band[other + i]
+            if f != 0.0:
+                f *= inverse
+                for c in range(i + 1, last):
+                    band[other + c] -= f * band[row + c]
+                rhs[r] -= f * rhs[i]
+    for i in range(m - 1, -1, -1):
+        row = i * w + lo - i
+        total = rhs[i]
+        for c in range(min(i + up, m - 1), i, -1):  # the newest value last
+            total -= band[row + c] * rhs[c]
+        rhs[i] = total * band[row + i]
+    return True
+
+
+def _improve(m, ws, one, rewarded, relative):
+    """Take the greedy policy for the values in ``lv`` into ``pick``, keeping an option
+    unless another is strictly better; returns (max |Tv - v|, the largest value (at least
+    1) with ``relative``, else 1).
+    """
+    l_first, l_weight, l_opt, l_target = ws.l_first, ws.l_weight, ws.l_opt, ws.l_target
+    l_passes, l_reward, lv, pick = ws.l_passes, ws.l_reward, ws.lv, ws.pick
+    residual = 0.0  # pragma: no cover - runs compiled
+    size = 1.0
+    for u in range(m):
+        new = ws.base[u]
+        for k in range(l_first[u], l_first[u + 1]):
+            j = pick[k]
+            best = lv[l_target[j]]
+            if l_passes[j]:
+                best = one - best
+            if rewarded:
+                best += l_reward[j]
+            for j in range(l_opt[k], l_opt[k + 1]):
+                q = lv[l_target[j]]
+                if l_passes[j]:
+                    q = one - q
+                if rewarded:
+                    q += l_reward[j]
+                if q > best:
+                    best = q
+                    pick[k] = j
+            new += l_weight[k] * best
+        residual = max(residual, abs(new - lv[u]))
+        if relative:
+            size = max(size, abs(new))
+    return residual, size
+
+
+def _sizes(comps, comp_ptr, cyclic, component, outcome_ptr, option_ptr):
+    """The largest cyclic component's states, outcomes and options (each at least 1):
+    summed per component in one pass over the graph in its own order.
+    """
+    n_comp = len(comps)  # pragma: no cover - runs compiled
+    k_sum = np.zeros(n_comp, dtype=np.int64)
+    j_sum = np.zeros(n_comp, dtype=np.int64)
+    for s in range(len(component)):
         if cyclic[component[s]]:
             k0, k1 = outcome_ptr[s], outcome_ptr[s + 1]
             k_sum[component[s]] += k1 - k0
@@ -748,67 +774,61 @@ def _solve(
     largest = 1
     outcomes = 1
     options = 1
-    for i in range(first, len(comps)):
+    for i in range(n_comp):
         if cyclic[comps[i]]:
             largest = max(largest, comp_ptr[i + 1] - comp_ptr[i])
             outcomes = max(outcomes, k_sum[comps[i]])
             options = max(options, j_sum[comps[i]])
-    where = np.full(n, -1, dtype=np.int32)
-    now = np.zeros(largest)  # each state's change in this sweep and the one before
-    before = np.zeros(largest)
-    base = np.zeros(largest)
-    l_first = np.zeros(largest + 1, dtype=np.int64)
-    l_weight = np.zeros(outcomes)
-    l_opt = np.zeros(outcomes + 1, dtype=np.int64)
-    l_target = np.zeros(options, dtype=np.int64)
-    l_passes = np.zeros(options, dtype=np.bool_)
-    l_reward = np.zeros(options if rewarded else 0)
-    lv = np.zeros(largest + options)
-    r_first = np.zeros(largest + 1, dtype=np.int64)
-    r_option = np.zeros(outcomes, dtype=np.int64)
-    r_count = np.zeros(outcomes, dtype=np.int64)
-    r_target = np.zeros(options, dtype=np.int64)
-    r_inside = np.zeros(options, dtype=np.int64)
-    r_value = np.zeros(options)
-    post = np.zeros(largest, dtype=np.int64)
-    visited = np.zeros(largest, dtype=np.bool_)
-    cursor = np.zeros(largest, dtype=np.int64)
-    calls = np.zeros(largest, dtype=np.int64)
-    deg = np.zeros(largest + 1, dtype=np.int64)
-    adj = np.zeros(2 * options, dtype=np.int64)
-    numbering = np.zeros(largest, dtype=np.int64)
-    pos = np.zeros(largest, dtype=np.int64)
-    pick = np.zeros(outcomes, dtype=np.int64)
+    return largest, outcomes, options
+
+
+def _solve(
+    order, comp_ptr, comps, cyclic, g, values, choice, fixed, tol, max_sweeps, first, band_min,
+    sweep_min, ws,
+):  # fmt: skip
+    """Solve components ``first``, ``first + 1``, ... in place in ``values``.
+
+    Component i (``comps[i]``) holds states ``order[comp_ptr[i]:comp_ptr[i + 1]]``; the
+    components come in solving order. A cyclic component is copied into small local
+    arrays first (:func:`_gather`, into the workspace ``ws``), so that its sweeps read
+    memory that stays in cache and skip the outcomes whose options all lie outside it.
+    One of at least ``band_min`` states that :func:`_band` can number within ``_BAND``
+    goes to :func:`_policy_iteration` first (at most ``min(max_sweeps, _BAND_ROUNDS)``
+    rounds); the others, and those it does not settle, to :func:`_sweeps` (gathered again
+    in their sweep order first if they have at least ``sweep_min`` states).
+
+    Returns (next, sweeps): ``next`` is the number of components solved, or the position of
+    one that did not settle in ``max_sweeps`` sweeps (then < len(comps)); ``sweeps`` the
+    most sweeps (or rounds of policy iteration) any cyclic component needed. With
+    ``relative`` (scores and margins, which have no scale) the stopping bounds are times
+    the largest value of the component (at least 1).
+    """
+    most = 0  # pragma: no cover - runs compiled
+    stop = tol * 0.01
     band = np.zeros(0)
     rounds_cap = min(max_sweeps, _BAND_ROUNDS)
+    lv = ws.lv
     for i in range(first, len(comps)):
         a, b = comp_ptr[i], comp_ptr[i + 1]
         if not cyclic[comps[i]]:
             for r in range(a, b):
                 s = order[r]
-                values[s] = _backup(
-                    s, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
-                    choice, fixed, one, reward, rewarded, False, tol, relative,
-                )  # fmt: skip
+                values[s] = _backup(s, g, values, choice, fixed, False, tol)
             continue
         m = b - a
         states = order[a:b]
-        _gather(
-            states, where, outcome_ptr, weight, denominator, option_ptr, target, passes, values,
-            choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv, r_first,
-            r_option, r_count, r_target, r_inside, r_value, one, reward, rewarded, l_reward,
-        )  # fmt: skip
+        _gather(states, g, values, choice, fixed, ws)
         for u in range(m):
             lv[u] = 0.5
         if m >= band_min:
-            lo, up = _band(m, l_first, l_opt, l_target, _BAND, deg, adj, numbering, pos)
+            lo, up = _band(m, ws.l_first, ws.l_opt, ws.l_target, _BAND, ws.deg, ws.adj,
+                           ws.numbering, ws.pos)  # fmt: skip
             if lo >= 0:
                 if len(band) == 0:  # once, for the largest component and the widest band
-                    band = np.zeros(largest * (2 * _BAND + 1))
+                    band = np.zeros(len(ws.post) * (2 * _BAND + 1))
                 rounds = _policy_iteration(
-                    m, base, l_first, l_weight, l_opt, l_target, l_passes, lv, pos, lo, up,
-                    band, now, pick, stop, rounds_cap, one, rewarded, l_reward, relative,
-                )  # fmt: skip
+                    m, ws, lo, up, band, stop, rounds_cap, g.one, g.rewarded, g.relative
+                )
                 if rounds > 0:
                     for u in range(m):
                         values[states[u]] = lv[u]
@@ -816,90 +836,9 @@ def _solve(
                     continue
                 for u in range(m):
                     lv[u] = 0.5
-        _postorder(m, l_first, l_opt, l_target, post, visited, cursor, calls)
-        if m >= sweep_min:
-            # Gather the component again, its states in sweep order, so that the sweeps
-            # read its arrays front to back (in a component too large for the cache they
-            # otherwise wait on a miss for nearly every state). The updates come in the
-            # same order, so every value is the same to the bit.
-            for q in range(m):
-                cursor[q] = states[post[q]]
-            for q in range(m):
-                states[q] = cursor[q]
-                post[q] = q
-            _gather(
-                states, where, outcome_ptr, weight, denominator, option_ptr, target, passes,
-                values, choice, fixed, base, l_first, l_weight, l_opt, l_target, l_passes, lv,
-                r_first, r_option, r_count, r_target, r_inside, r_value, one, reward, rewarded,
-                l_reward,
-            )  # fmt: skip
-            for u in range(m):
-                lv[u] = 0.5
-        for u in range(m):
-            now[u] = 0.0
-        previous = np.inf
-        rate = 1.0
-        signed = old = older = 0.0
-        sweeps = 0
-        since = 0  # sweeps since the last extrapolation
-        size = 1.0  # the largest value (scores and margins; win chances are at most 1)
-        while True:
-            sweeps += 1
-            since += 1
-            delta = 0.0
-            peak = 0
-            for q in range(m):
-                u = post[q]
-                new = base[u]
-                for k in range(l_first[u], l_first[u + 1]):
-                    best = -np.inf
-                    for j in range(l_opt[k], l_opt[k + 1]):
-                        v = lv[l_target[j]]
-                        if l_passes[j]:
-                            v = one - v
-                        if rewarded:
-                            v += l_reward[j]
-                        if v > best:
-                            best = v
-                    new += l_weight[k] * best
-                before[u] = now[u]
-                now[u] = new - lv[u]
-                change = abs(new - lv[u])
-                if change > delta:
-                    delta = change
-                    peak = u
-                lv[u] = new
-                if relative and abs(new) > size:
-                    size = abs(new)
-            if delta <= 4.5e-16 * size or (delta <= 1e-14 * size and delta >= previous):
-                break  # settled, or rounding noise
-            ratio = delta / previous
-            estimate = max(rate, ratio)
-            rate = ratio
-            previous = delta
-            # Two ratios (three sweeps) since the start or the last jump before trusting them.
-            if since >= 3 and near_fixed_point(delta, estimate, stop * size):
-                break
-            if sweeps >= max_sweeps:
-                return i, most
-            # Once the changes shrink at a steady ratio r (the slowest mode of the component
-            # dominates), the values move along a geometric series: jump to its limit,
-            # v + d r / (1 - r), and go on sweeping from there to confirm it.
-            older, old = old, signed
-            signed = now[peak] / before[peak] if before[peak] != 0.0 else 0.0
-            steady = 0.03 * abs(signed)
-            if (
-                since >= 4
-                and 0.0 < abs(signed) < 0.98
-                and abs(signed - old) <= steady
-                and abs(old - older) <= steady
-            ):
-                factor = signed / (1.0 - signed)
-                for u in range(m):
-                    lv[u] += now[u] * factor
-                since = 0
-                previous = np.inf
-                rate = 1.0
+        sweeps = _sweeps(states, g, values, choice, fixed, ws, stop, max_sweeps, sweep_min)
+        if sweeps == 0:
+            return i, most
         for u in range(m):
             values[states[u]] = lv[u]
         if sweeps > most:
@@ -907,10 +846,109 @@ def _solve(
     return len(comps), most
 
 
-def _final(
-    outcome_ptr, weight, denominator, option_ptr, target, passes, terminal, values, choice,
-    fixed, tol, one, reward, rewarded, relative,
-):  # fmt: skip
+def _sweeps(states, g, values, choice, fixed, ws, stop, max_sweeps, sweep_min):
+    """Solve a gathered component (values at 0.5) by Gauss-Seidel sweeps in depth-first
+    post-order (:func:`_postorder`), in ``lv``; one of at least ``sweep_min`` states
+    is gathered again in that order first. Returns the number of sweeps, or 0 if it did
+    not settle in ``max_sweeps``.
+    """
+    m = len(states)  # pragma: no cover - runs compiled
+    post, cursor = ws.post, ws.cursor
+    _postorder(m, ws.l_first, ws.l_opt, ws.l_target, post, ws.visited, cursor, ws.calls)
+    if m >= sweep_min:
+        # Gather the component again, its states in sweep order, so that the sweeps
+        # read its arrays front to back (in a component too large for the cache they
+        # otherwise wait on a miss for nearly every state). The updates come in the
+        # same order, so every value is the same to the bit.
+        for q in range(m):
+            cursor[q] = states[post[q]]
+        for q in range(m):
+            states[q] = cursor[q]
+            post[q] = q
+        _gather(states, g, values, choice, fixed, ws)
+        for u in range(m):
+            ws.lv[u] = 0.5
+    return _gauss_seidel(m, ws, stop, max_sweeps, g.one, g.rewarded, g.relative)
+
+
+def _gauss_seidel(m, ws, stop, max_sweeps, one, rewarded, relative):
+    """Sweep the gathered component in the order ``ws.post`` until the distance to the
+    fixed point (:func:`gamegraph._stopping.near_fixed_point`) is below ``stop`` (times
+    the largest value with ``relative``), jumping to the limit of a geometric series of
+    changes once their ratio is steady (see the module docstring). Returns the number
+    of sweeps, or 0 if that is more than ``max_sweeps``.
+    """
+    l_first, l_weight, l_opt, l_target = ws.l_first, ws.l_weight, ws.l_opt, ws.l_target
+    l_passes, l_reward, lv, post = ws.l_passes, ws.l_reward, ws.lv, ws.post
+    base, now, before = ws.base, ws.now, ws.before  # each state's change, this sweep and last
+    for u in range(m):  # pragma: no cover - runs compiled
+        now[u] = 0.0
+    previous = np.inf
+    rate = 1.0
+    signed = old = older = 0.0
+    sweeps = 0
+    since = 0  # sweeps since the last extrapolation
+    size = 1.0  # the largest value (scores and margins; win chances are at most 1)
+    while True:
+        sweeps += 1
+        since += 1
+        delta = 0.0
+        peak = 0
+        for q in range(m):
+            u = post[q]
+            new = base[u]
+            for k in range(l_first[u], l_first[u + 1]):
+                best = -np.inf
+                for j in range(l_opt[k], l_opt[k + 1]):
+                    v = lv[l_target[j]]
+                    if l_passes[j]:
+                        v = one - v
+                    if rewarded:
+                        v += l_reward[j]
+                    if v > best:
+                        best = v
+                new += l_weight[k] * best
+            before[u] = now[u]
+            now[u] = new - lv[u]
+            change = abs(new - lv[u])
+            if change > delta:
+                delta = change
+                peak = u
+            lv[u] = new
+            if relative and abs(new) > size:
+                size = abs(new)
+        if delta <= 4.5e-16 * size or (delta <= 1e-14 * size and delta >= previous):
+            return sweeps  # settled, or rounding noise
+        ratio = delta / previous
+        estimate = max(rate, ratio)
+        rate = ratio
+        previous = delta
+        # Two ratios (three sweeps) since the start or the last jump before trusting them.
+        if since >= 3 and near_fixed_point(delta, estimate, stop * size):
+            return sweeps
+        if sweeps >= max_sweeps:
+            return 0
+        # Once the changes shrink at a steady ratio r (the slowest mode of the component
+        # dominates), the values move along a geometric series: jump to its limit,
+        # v + d r / (1 - r), and go on sweeping from there to confirm it.
+        older, old = old, signed
+        signed = now[peak] / before[peak] if before[peak] != 0.0 else 0.0
+        steady = 0.03 * abs(signed)
+        if (
+            since >= 4
+            and 0.0 < abs(signed) < 0.98
+            and abs(signed - old) <= steady
+            and abs(old - older) <= steady
+        ):
+            factor = signed / (1.0 - signed)
+            for u in range(m):
+                lv[u] += now[u] * factor
+            since = 0
+            previous = np.inf
+            rate = 1.0
+
+
+def _final(g, terminal, values, choice, fixed, tol):
     """The greedy choices (unless ``fixed``) and the residual max |Tv - v|; with
     ``relative``, options within ``tol`` times the size of the best (at least 1) tie.
     """
@@ -918,10 +956,7 @@ def _final(
     for s in range(len(terminal)):
         if terminal[s]:
             continue
-        new = _backup(
-            s, outcome_ptr, weight, denominator, option_ptr, target, passes, values, choice,
-            fixed, one, reward, rewarded, True, tol, relative,
-        )  # fmt: skip
+        new = _backup(s, g, values, choice, fixed, True, tol)
         residual = max(residual, abs(new - values[s]))
     return residual
 
@@ -1021,6 +1056,111 @@ def _ints(a):
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
+class _Graph(NamedTuple):
+    """A float graph as the solve kernels read it (one argument instead of ten)."""
+
+    outcome_ptr: np.ndarray  # int64, as the graph's CSR arrays
+    weight: np.ndarray  # float64
+    denominator: float
+    option_ptr: np.ndarray  # int64
+    target: np.ndarray  # int64
+    passes: np.ndarray  # bool
+    one: float  # the objective's pass constant: an option that passes is worth one - v
+    reward: np.ndarray  # float64 per option; empty unless rewarded
+    rewarded: bool
+    relative: bool  # scores and margins: the stopping bounds are times the largest value
+
+    @classmethod
+    def of(cls, graph):
+        rewarded = graph.option_reward is not None
+        return cls(
+            _ints(graph.outcome_ptr),
+            np.ascontiguousarray(graph.outcome_weight, dtype=np.float64),
+            float(graph.denominator),
+            _ints(graph.option_ptr),
+            _ints(graph.option_target),
+            np.ascontiguousarray(graph.option_passes, dtype=np.bool_),
+            float(graph.pass_constant),
+            np.ascontiguousarray(graph.option_reward if rewarded else np.zeros(0)),
+            rewarded,
+            graph.objective != "win",
+        )
+
+
+class _Workspace(NamedTuple):
+    """The scratch arrays of :func:`_solve`, allocated once for the largest cyclic
+    component (``largest`` states, ``outcomes`` outcomes, ``options`` options).
+    """
+
+    where: np.ndarray  # per state of the graph: its local number while gathered, else -1
+    # the gathered component (:func:`_gather`): local state u, outcome k, option j
+    base: np.ndarray  # per u: the constant of its outcomes whose options all leave
+    lv: np.ndarray  # values of the local states, then the constants of options leaving
+    l_first: np.ndarray  # u's outcomes: l_first[u] .. l_first[u + 1]
+    l_weight: np.ndarray  # per k: probability
+    l_opt: np.ndarray  # k's options: l_opt[k] .. l_opt[k + 1]
+    l_target: np.ndarray  # per j: a local state, or the place of a constant in lv
+    l_passes: np.ndarray
+    l_reward: np.ndarray  # empty unless rewarded
+    # what the gather's passes read
+    r_first: np.ndarray
+    r_option: np.ndarray
+    r_count: np.ndarray
+    r_target: np.ndarray
+    r_inside: np.ndarray
+    r_value: np.ndarray
+    # the sweep order (:func:`_postorder`)
+    post: np.ndarray
+    visited: np.ndarray
+    cursor: np.ndarray
+    calls: np.ndarray
+    # the band's numbering (:func:`_band`) and the policy (:func:`_policy_iteration`)
+    deg: np.ndarray
+    adj: np.ndarray
+    numbering: np.ndarray
+    pos: np.ndarray
+    pick: np.ndarray
+    # each state's change in this sweep and the one before (now: also the band's solution)
+    now: np.ndarray
+    before: np.ndarray
+
+    @classmethod
+    def allocate(cls, n, largest, outcomes, options, rewarded):
+        """Room for components up to the given sizes in a graph of ``n`` states."""
+
+        def ints(size):
+            return np.zeros(size, dtype=np.int64)
+
+        return cls(
+            where=np.full(n, -1, dtype=np.int32),
+            base=np.zeros(largest),
+            lv=np.zeros(largest + options),
+            l_first=ints(largest + 1),
+            l_weight=np.zeros(outcomes),
+            l_opt=ints(outcomes + 1),
+            l_target=ints(options),
+            l_passes=np.zeros(options, dtype=np.bool_),
+            l_reward=np.zeros(options if rewarded else 0),
+            r_first=ints(largest + 1),
+            r_option=ints(outcomes),
+            r_count=ints(outcomes),
+            r_target=ints(options),
+            r_inside=ints(options),
+            r_value=np.zeros(options),
+            post=ints(largest),
+            visited=np.zeros(largest, dtype=np.bool_),
+            cursor=ints(largest),
+            calls=ints(largest),
+            deg=ints(largest + 1),
+            adj=ints(2 * options),
+            numbering=ints(largest),
+            pos=ints(largest),
+            pick=ints(outcomes),
+            now=np.zeros(largest),
+            before=np.zeros(largest),
+        )
+
+
 def condense(n, outcome_ptr, option_ptr, target):
     """Components of a graph given as arrays, and its solving levels.
 
@@ -1116,25 +1256,18 @@ def solve(
     for h, level in enumerate(condensation.levels):
         height[condensation.component[level]] = h
     component = _ints(condensation.component)
-    outcome_ptr, option_ptr = _ints(graph.outcome_ptr), _ints(graph.option_ptr)
-    target = _ints(graph.option_target)
-    passes = np.ascontiguousarray(graph.option_passes, dtype=np.bool_)
+    g = _Graph.of(graph)
     terminal = np.ascontiguousarray(graph.terminal, dtype=np.bool_)
     cyclic = np.ascontiguousarray(condensation.cyclic, dtype=np.bool_)
-    weight = np.ascontiguousarray(graph.outcome_weight, dtype=np.float64)
-    denominator = float(graph.denominator)
-    one = float(graph.pass_constant)
-    rewarded = graph.option_reward is not None
-    reward = np.ascontiguousarray(graph.option_reward if rewarded else np.zeros(0))
-    relative = graph.objective != "win"
     order, comp_ptr, comps = _solving_order(component, height, terminal)
+    sizes = _sizes(comps, comp_ptr, cyclic, component, g.outcome_ptr, g.option_ptr)
+    ws = _Workspace.allocate(len(component), *sizes, g.rewarded)
     most = 0
     first = 0
     while first < len(comps):
         first, sweeps = _solve(
-            order, comp_ptr, comps, cyclic, component, outcome_ptr, weight, denominator,
-            option_ptr, target, passes, values, choice, fixed, float(tol), int(max_sweeps),
-            first, int(_BAND_MIN), int(_SWEEP_ORDER_MIN), one, reward, rewarded, relative,
+            order, comp_ptr, comps, cyclic, g, values, choice, fixed, float(tol),
+            int(max_sweeps), first, int(_BAND_MIN), int(_SWEEP_ORDER_MIN), ws,
         )  # fmt: skip
         most = max(most, sweeps)
         if first < len(comps):
@@ -1142,8 +1275,5 @@ def solve(
                 raise RuntimeError("a cyclic component did not settle")
             fallback(np.sort(order[comp_ptr[first] : comp_ptr[first + 1]]))
             first += 1
-    residual = _final(
-        outcome_ptr, weight, denominator, option_ptr, target, passes, terminal, values, choice,
-        fixed, float(tol), one, reward, rewarded, relative,
-    )  # fmt: skip
+    residual = _final(g, terminal, values, choice, fixed, float(tol))
     return most, float(residual) if math.isfinite(residual) else residual
