@@ -480,66 +480,51 @@ def score_distribution(
     (Fraction(17, 4), Fraction(17, 4))
     """
     objective = graph.objective
-    if objective == "win":
-        name = getattr(graph.rules, "name", "this game")
-        raise InvalidArgumentError(
-            f"{name} is a win game: its games end won or lost; score_distribution needs a "
-            "score or margin game (propagate(graph, policy).win_probability gives the win "
-            "probability)"
-        )
+    _check_score_game(graph)
     max_throws = check_int(max_throws, "max_throws", low=1)
-    cyclic = bool(graph.condensation.cyclic.any())
-    if tail is None:
-        tail = DEFAULT_TAIL if cyclic else 0
-    if isinstance(tail, bool) or not isinstance(tail, (int, float, Fraction)) or not 0 <= tail < 1:
-        raise InvalidArgumentError(f"tail must be a probability in [0, 1), got {tail!r}")
+    tail = _check_tail(graph, tail)
     chain = policy.chain(graph)
-    n, d = graph.n_states, graph.denominator
-    # Scores are kept exactly, as integers in units of 1/unit.
-    exact_numbers = [*graph.reward_exact.values(), *graph.terminal_exact.values()]
-    unit = math.lcm(*(x.denominator for x in exact_numbers)) if exact_numbers else 1
-    edge_key = np.zeros(chain.n_edges, dtype=object)
-    reward = chain.edge_rewards(exact=True)
-    if reward is not None:
-        edge_key[:] = [int(r * unit) for r in reward]
-    terminal_key = np.zeros(n, dtype=object)
-    for i, v in graph.terminal_exact.items():
-        terminal_key[i] = int(v * unit)
-    step_bound = max([abs(int(x)) for x in edge_key] or [0])
-    if max(step_bound, *(abs(int(x)) for x in terminal_key)) >= 2**40:
-        raise InvalidArgumentError(
-            f"{getattr(graph.rules, 'name', 'this game')}: its rewards and terminal values "
-            f"need a unit of 1/{unit} and reach {max(step_bound, 1) / unit:g}; that is too "
-            "fine to count scores exactly"
-        )
-    edge_key = edge_key.astype(np.int64)
-    terminal_key = terminal_key.astype(np.int64)
-    flip = chain.edge_passes.astype(np.int64)
+    unit, edge_key, terminal_key = _score_keys(graph, chain)
 
+    ended, left, throws, unfinished = _push_scores(
+        chain, edge_key, terminal_key, exact, tail, max_throws
+    )
+    scores = sorted(ended)
+    return ScoreDistribution(
+        scores=tuple(k // unit if unit == 1 else Fraction(k, unit) for k in scores),
+        probabilities=tuple(ended[k] for k in scores),
+        tail=left if unfinished else (Fraction(0) if exact else 0.0),
+        throws=throws,
+        exact=exact,
+        objective=objective,
+        game=str(getattr(graph.rules, "name", "game")),
+        policy=policy.name or "policy",
+    )
+
+
+def _push_scores(chain, edge_key, terminal_key, exact: bool, tail, max_throws: int):
+    """Push the probability mass over pairs (side and state, score so far) throw by throw
+    until every game has ended, or the tail or ``max_throws`` is reached.
+
+    Returns ``(ended, left, throws, unfinished)``: final score key -> probability, the
+    probability of the games not ended, the throws made, and whether any game was left
+    going (or dropped as too faint).
+    """
+    graph = chain.graph
+    n, d = graph.n_states, graph.denominator
     one = 1 if exact else 1.0  # exact masses are numerators over d ** throws
     node = np.array([graph.start], dtype=np.int64)  # side * n + state
     key = np.zeros(1, dtype=np.int64)
     mass = np.array([one], dtype=object if exact else np.float64)
     ended: dict = {}
     throws = 0
-
-    def record(keys, masses, scale):
-        if not len(keys):
-            return
-        unique, inverse = np.unique(keys, return_inverse=True)
-        sums = _group_sum(masses, inverse, len(unique))
-        for k, m in zip(unique.tolist(), sums.tolist()):
-            m = Fraction(m, scale) if exact else m
-            if m:
-                ended[k] = ended.get(k, 0) + m
-
-    sign = np.array([1, -1], dtype=np.int64)
     dropped = 0.0  # float mass left out before the end (counted in the tail)
     while True:
         state, side = node % n, node // n
         over = graph.terminal[state]
         if over.any():
-            record(key[over] + sign[side[over]] * terminal_key[state[over]], mass[over], d**throws)
+            final = key[over] + _SIGN[side[over]] * terminal_key[state[over]]
+            _record(ended, final, mass[over], d**throws, exact)
             node, key, mass = node[~over], key[~over], mass[~over]
             state, side = state[~over], side[~over]
         if exact:
@@ -550,36 +535,106 @@ def score_distribution(
             break
         stuck = chain.stuck_weight[state]
         some = stuck > 0
-        record(key[some], mass[some] * stuck[some], d ** (throws + 1))
-        edges = _edges_of(chain, state)
-        owner = np.repeat(np.arange(len(state)), np.diff(chain.edge_ptr)[state])
-        target = chain.edge_target[edges]
-        new_side = side[owner] ^ flip[edges]
-        new_key = key[owner] + sign[side[owner]] * edge_key[edges]
-        new_mass = mass[owner] * chain.edge_weight[edges]
-        if not exact:
-            new_mass = new_mass / d
+        _record(ended, key[some], mass[some] * stuck[some], d ** (throws + 1), exact)
+        node, key, mass = _throw(chain, state, side, key, mass, edge_key, exact)
         throws += 1
-        node, key, mass = _merge(new_side * n + target, new_key, new_mass, n, graph)
         if not exact and len(mass):
-            # Pairs far below the tail (Pig to 100: chances under 1e-300) cost as much as
-            # the rest; they go to the tail instead, at most a billionth of it per throw
-            # (and with no tail, only the chances that underflowed to 0).
-            faint = mass < tail * 1e-9 / len(mass) if tail else mass <= 0
-            if faint.any():
-                dropped += float(mass[faint].sum())
-                node, key, mass = node[~faint], key[~faint], mass[~faint]
-    scores = sorted(ended)
-    return ScoreDistribution(
-        scores=tuple(k // unit if unit == 1 else Fraction(k, unit) for k in scores),
-        probabilities=tuple(ended[k] for k in scores),
-        tail=left if len(node) or dropped else (Fraction(0) if exact else 0.0),
-        throws=throws,
-        exact=exact,
-        objective=objective,
-        game=str(getattr(graph.rules, "name", "game")),
-        policy=policy.name or "policy",
-    )
+            node, key, mass, faint = _drop_faint(node, key, mass, tail)
+            dropped += faint
+    return ended, left, throws, bool(len(node) or dropped)
+
+
+#: The sign of a score change seen from each side (0: the first player, 1: the second).
+_SIGN = np.array([1, -1], dtype=np.int64)
+
+
+def _check_score_game(graph: StateGraph) -> None:
+    """Refuse a ``win`` game, whose games end won or lost rather than with a score."""
+    if graph.objective == "win":
+        name = getattr(graph.rules, "name", "this game")
+        raise InvalidArgumentError(
+            f"{name} is a win game: its games end won or lost; score_distribution needs a "
+            "score or margin game (propagate(graph, policy).win_probability gives the win "
+            "probability)"
+        )
+
+
+def _check_tail(graph: StateGraph, tail):
+    """The tail asked for, or by default 0 for an acyclic game and :data:`DEFAULT_TAIL`
+    for a cyclic one.
+    """
+    if tail is None:
+        tail = DEFAULT_TAIL if bool(graph.condensation.cyclic.any()) else 0
+    if isinstance(tail, bool) or not isinstance(tail, (int, float, Fraction)) or not 0 <= tail < 1:
+        raise InvalidArgumentError(f"tail must be a probability in [0, 1), got {tail!r}")
+    return tail
+
+
+def _score_keys(graph: StateGraph, chain):
+    """Scores as integers in units of ``1/unit``: ``(unit, per chain edge its reward,
+    per state its terminal value)``, refused when they reach 2**40 units.
+    """
+    exact_numbers = [*graph.reward_exact.values(), *graph.terminal_exact.values()]
+    unit = math.lcm(*(x.denominator for x in exact_numbers)) if exact_numbers else 1
+    edge_key = np.zeros(chain.n_edges, dtype=object)
+    reward = chain.edge_rewards(exact=True)
+    if reward is not None:
+        edge_key[:] = [int(r * unit) for r in reward]
+    terminal_key = np.zeros(graph.n_states, dtype=object)
+    for i, v in graph.terminal_exact.items():
+        terminal_key[i] = int(v * unit)
+    step_bound = max([abs(int(x)) for x in edge_key] or [0])
+    if max(step_bound, *(abs(int(x)) for x in terminal_key)) >= 2**40:
+        raise InvalidArgumentError(
+            f"{getattr(graph.rules, 'name', 'this game')}: its rewards and terminal values "
+            f"need a unit of 1/{unit} and reach {max(step_bound, 1) / unit:g}; that is too "
+            "fine to count scores exactly"
+        )
+    return unit, edge_key.astype(np.int64), terminal_key.astype(np.int64)
+
+
+def _record(ended: dict, keys, masses, scale, exact: bool) -> None:
+    """Add the games ending with the final scores ``keys`` (masses over ``scale`` when
+    exact) to ``ended``, final score -> probability.
+    """
+    if not len(keys):
+        return
+    unique, inverse = np.unique(keys, return_inverse=True)
+    sums = _group_sum(masses, inverse, len(unique))
+    for k, m in zip(unique.tolist(), sums.tolist()):
+        m = Fraction(m, scale) if exact else m
+        if m:
+            ended[k] = ended.get(k, 0) + m
+
+
+def _throw(chain, state, side, key, mass, edge_key, exact: bool):
+    """One throw: every live pair (side and state, score) follows each of its state's
+    chain edges, and pairs that meet are merged. Returns the new (node, key, mass).
+    """
+    graph = chain.graph
+    n = graph.n_states
+    edges = _edges_of(chain, state)
+    owner = np.repeat(np.arange(len(state)), np.diff(chain.edge_ptr)[state])
+    target = chain.edge_target[edges]
+    new_side = side[owner] ^ chain.edge_passes[edges].astype(np.int64)
+    new_key = key[owner] + _SIGN[side[owner]] * edge_key[edges]
+    new_mass = mass[owner] * chain.edge_weight[edges]
+    if not exact:
+        new_mass = new_mass / graph.denominator
+    return _merge(new_side * n + target, new_key, new_mass, n, graph)
+
+
+def _drop_faint(node, key, mass, tail):
+    """Float pairs far below the tail, left out: ``(node, key, mass, mass dropped)``.
+
+    Pairs far below the tail (Pig to 100: chances under 1e-300) cost as much as the rest;
+    they go to the tail instead, at most a billionth of it per throw (and with no tail,
+    only the chances that underflowed to 0).
+    """
+    faint = mass < tail * 1e-9 / len(mass) if tail else mass <= 0
+    if not faint.any():
+        return node, key, mass, 0.0
+    return node[~faint], key[~faint], mass[~faint], float(mass[faint].sum())
 
 
 def _group_sum(masses, inverse, size):
