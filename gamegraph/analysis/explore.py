@@ -299,37 +299,14 @@ def explore_graph(
     values = np.array(solution.values, dtype=float)
     runs = [propagate(graph, policy) for policy in named.values()]
     reach = np.array([np.asarray(run.reach_probability, float) for run in runs])
-    first_option = graph.option_ptr[:-1]
-    choice = np.array(
-        [
-            np.where(chosen >= 0, chosen - first_option, -1)
-            for chosen in (policy.chosen_option(graph) for policy in named.values())
-        ]
-    )
+    choice = _choices(graph, named.values())
     objective = objective_of(graph)
-    option_value = option_values(graph, values)
-    given = np.array([_given_away(graph, option_value, row, r) for row, r in zip(choice, reach)])
-    # Rounding, not a mistake: the optimum gives nothing away (relative to a score's size).
-    scale = 1.0 if objective == "win" else max(1.0, float(np.abs(option_value).max(initial=0)))
-    given[given < 1e-12 * scale] = 0.0
-
     layout = layered_layout(graph)
     layers = layout.layers
     downwards = bool(layers[graph.start] > np.median(layers))  # the game runs down its layers
     if downwards:  # (Super Six's pegs in play): read from the start on the left
         layers = layers.max() - layers
     group, group_names = _groups(graph, groups, downwards)
-    size = len(group_names)
-    no_move = np.diff(graph.option_ptr) == 0  # a throw that leaves no move ends the game
-    stuck = np.bincount(graph.outcome_state, graph.outcome_probability * no_move, minlength=n)
-    ends = np.where(graph.terminal, reach, reach * stuck)
-    group_value = np.column_stack(
-        [
-            np.minimum.reduceat(*_sorted_by(values, group)),
-            np.maximum.reduceat(*_sorted_by(values, group)),
-        ]
-    )
-
     kept = _kept(graph, reach, min_reach, max_states)
     parents = np.array([best_paths(graph, policy)[1] for policy in named.values()])
     return Exploration(
@@ -347,16 +324,56 @@ def explore_graph(
         **_structure(graph, kept, values, choice),
         group=group[kept],
         group_names=group_names,
-        group_states=np.bincount(group, minlength=size),
-        group_value=group_value,
-        group_reach=np.array([np.bincount(group, r, minlength=size) for r in reach]),
-        group_ends=np.array([np.bincount(group, e, minlength=size) for e in ends]),
-        group_given=np.array([np.bincount(group, g, minlength=size) for g in given]),
+        **_group_totals(graph, group, len(group_names), values, reach, choice),
         total_states=n,
         drawing=graph.rules.drawing() if callable(getattr(graph.rules, "drawing", None)) else None,
         min_reach=float(min_reach),
         objective=objective,
         value_name=value_name(graph),
+    )
+
+
+def _choices(graph: StateGraph, policies) -> np.ndarray:
+    """Per policy and outcome, the option chosen, counted from the outcome's first (-1:
+    none offered).
+    """
+    first_option = graph.option_ptr[:-1]
+    return np.array(
+        [
+            np.where(chosen >= 0, chosen - first_option, -1)
+            for chosen in (policy.chosen_option(graph) for policy in policies)
+        ]
+    )
+
+
+def _group_totals(graph: StateGraph, group, size: int, values, reach, choice) -> dict:
+    """Per group: its states, the lowest and highest value, and under each policy the
+    reach, the games ending there and the value given away there.
+    """
+    no_move = np.diff(graph.option_ptr) == 0  # a throw that leaves no move ends the game
+    stuck = np.bincount(
+        graph.outcome_state, graph.outcome_probability * no_move, minlength=graph.n_states
+    )
+    ends = np.where(graph.terminal, reach, reach * stuck)
+    option_value = option_values(graph, values)
+    given = np.array([_given_away(graph, option_value, row, r) for row, r in zip(choice, reach)])
+    # Rounding, not a mistake: the optimum gives nothing away (relative to a score's size).
+    if objective_of(graph) == "win":
+        scale = 1.0
+    else:
+        scale = max(1.0, float(np.abs(option_value).max(initial=0)))
+    given[given < 1e-12 * scale] = 0.0
+    return dict(
+        group_states=np.bincount(group, minlength=size),
+        group_value=np.column_stack(
+            [
+                np.minimum.reduceat(*_sorted_by(values, group)),
+                np.maximum.reduceat(*_sorted_by(values, group)),
+            ]
+        ),
+        group_reach=np.array([np.bincount(group, r, minlength=size) for r in reach]),
+        group_ends=np.array([np.bincount(group, e, minlength=size) for e in ends]),
+        group_given=np.array([np.bincount(group, g, minlength=size) for g in given]),
     )
 
 
