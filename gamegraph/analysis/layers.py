@@ -191,6 +191,50 @@ def _check_layered(graph: StateGraph) -> np.ndarray:
     return layers
 
 
+def _check_win_game(graph: StateGraph) -> None:
+    """Refuse a score or margin game: nothing is won or lost there."""
+    objective = objective_of(graph)
+    if objective != "win":
+        raise InvalidArgumentError(
+            f"layer_summary counts games won and lost, and {graph.rules.name!r} is valued "
+            f"by its {value_name(graph)} (objective {objective!r}): its value under a "
+            "policy is gamegraph.evaluate(graph, policy).start_value, and where its games "
+            "go, gamegraph.propagate(graph, policy)"
+        )
+
+
+def _by_layer(graph: StateGraph, policy, layers, n_layers: int, exact: bool):
+    """One policy's ``(positions, reach, lost, won)`` per layer: the positions it reaches,
+    the chance of reaching the layer, of losing there (an end lost, or a throw that offers
+    no move) and of winning there.
+    """
+    zero = Fraction(0) if exact else 0.0
+    terminal = np.flatnonzero(graph.terminal)
+    if exact:
+        values = np.array([Fraction(graph.terminal_exact[i]) for i in terminal], dtype=object)
+    else:
+        values = graph.terminal_value[terminal].astype(float)
+    result = propagate(graph, policy, exact=exact)
+    probability = result.reach_probability
+    by_layer = [zero] * n_layers
+    for i in np.flatnonzero(probability != 0):
+        by_layer[layers[i]] += probability[i]
+    stuck = list(result.stuck_by_layer())
+    stuck += [zero] * (n_layers - len(stuck))
+    ended_won, ended_lost = [zero] * n_layers, list(stuck)
+    for i, value in zip(terminal, values):
+        mass = probability[i]
+        ended_won[layers[i]] += mass * value
+        ended_lost[layers[i]] += mass * (1 - value)
+    positions = tuple(np.bincount(layers[probability != 0], minlength=n_layers).tolist())
+    return (
+        positions,
+        tuple(by_layer if exact else map(float, by_layer)),
+        tuple(ended_lost if exact else map(float, ended_lost)),
+        tuple(ended_won if exact else map(float, ended_won)),
+    )
+
+
 def layer_summary(
     graph: StateGraph, policies, *, exact: bool = True, layer_name: str | None = None
 ) -> LayerSummary:
@@ -244,14 +288,7 @@ def layer_summary(
     >>> print(summary.table("hilo").to_text().splitlines()[3])
     hilo                1         9   9  100.0000 %    0.3086 %    0.0000 %
     """
-    objective = objective_of(graph)
-    if objective != "win":
-        raise InvalidArgumentError(
-            f"layer_summary counts games won and lost, and {graph.rules.name!r} is valued "
-            f"by its {value_name(graph)} (objective {objective!r}): its value under a "
-            "policy is gamegraph.evaluate(graph, policy).start_value, and where its games "
-            "go, gamegraph.propagate(graph, policy)"
-        )
+    _check_win_game(graph)
     layers = _check_layered(graph)
     named = as_policies(graph, policies)
     if not named:
@@ -259,35 +296,14 @@ def layer_summary(
     counts = np.bincount(layers)
     if layer_name is None:
         layer_name = "cells flipped" if graph.rules.name == "jackpot" else "layer"
-    terminal = np.flatnonzero(graph.terminal)
-    if exact:
-        values = np.array([Fraction(graph.terminal_exact[i]) for i in terminal], dtype=object)
-    else:
-        values = graph.terminal_value[terminal].astype(float)
-    zero = Fraction(0) if exact else 0.0
     playing = np.bincount(layers[~graph.terminal], minlength=len(counts)) > 0
 
     positions, reach, lost, won = {}, {}, {}, {}
     for name, policy in named.items():
         policy.check(graph)
-        result = propagate(graph, policy, exact=exact)
-        probability = result.reach_probability
-        by_layer = [zero] * len(counts)
-        for i in np.flatnonzero(probability != 0):
-            by_layer[layers[i]] += probability[i]
-        stuck = list(result.stuck_by_layer())
-        stuck += [zero] * (len(counts) - len(stuck))
-        ended_won, ended_lost = [zero] * len(counts), list(stuck)
-        for i, value in zip(terminal, values):
-            mass = probability[i]
-            ended_won[layers[i]] += mass * value
-            ended_lost[layers[i]] += mass * (1 - value)
-        positions[name] = tuple(
-            np.bincount(layers[probability != 0], minlength=len(counts)).tolist()
+        positions[name], reach[name], lost[name], won[name] = _by_layer(
+            graph, policy, layers, len(counts), exact
         )
-        reach[name] = tuple(by_layer if exact else map(float, by_layer))
-        lost[name] = tuple(ended_lost if exact else map(float, ended_lost))
-        won[name] = tuple(ended_won if exact else map(float, ended_won))
     return LayerSummary(
         game=graph.rules.name,
         layer_name=layer_name,
