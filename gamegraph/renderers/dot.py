@@ -525,7 +525,8 @@ def _draw_chain_states(dot, part: _ChainPart) -> None:
     lost_top = max((float(lost[i]) for i in states), default=0) if lost is not None else 0
 
     def node(target, i, faded=False):
-        target.node(f"n{i}", *_chain_node(part, i, lost_top, faded))
+        label, attributes = _chain_node(part, i, lost_top, faded)
+        target.node(f"n{i}", label, **attributes)
 
     layers = graph.layers
     if layers is None:
