@@ -165,10 +165,10 @@ def prepare():
         policy_view,
         reach_above,
     )
-    from gamegraph.analysis.supersix import start_values
-    from gamegraph.analysis.ur import solve_table
     from gamegraph.games.jackpot import AGENTS, Jackpot
     from gamegraph.games.supersix import SuperSix, decision_table
+    from gamegraph.games.supersix.analysis import start_values
+    from gamegraph.games.ur.analysis import solve_table
     from gamegraph.reports.ur import example_position
 
     graph = build(Jackpot())

@@ -25,7 +25,7 @@ c. The linear-solver choice: the policy-evaluation systems of the largest cyclic
    only (``linear.ITERATIVE_MIN_SIZE`` raised), the LU rounds within a time budget.
    Then the same 3-piece solve in child processes not pinned to one CPU, with
    a BLAS thread per core (GAMEGRAPH_BLAS_THREADS) and with gamegraph's default of one.
-d. The solved table (``gamegraph.games.ur.table``): file size per position, save and
+d. The solved table (``gamegraph.games.ur.code_table``): file size per position, save and
    load times, against the build + solve it replaces.
 
 Then a projection to 5, 6 and 7 pieces from the measured per-position costs (a
@@ -235,8 +235,8 @@ def _import_gamegraph():
     from gamegraph import solve
     from gamegraph.games.ur import Ur, UrState, state_to_code
     from gamegraph.games.ur.board import GEOMETRY
+    from gamegraph.games.ur.code_table import load_table, table_from_solution
     from gamegraph.games.ur.counting import count_nonterminal
-    from gamegraph.games.ur.table import load_table, table_from_solution
 
     gg = argparse.Namespace(
         numpy=numpy,

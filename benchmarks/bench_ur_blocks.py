@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The Ur block solver (gamegraph.analysis.ur_blocks) from 4 to 7 pieces, against the
+"""The Ur block solver (gamegraph.games.ur.block_solver) from 4 to 7 pieces, against the
 explicit graph where that runs.
 
 Each solve runs in a child process of its own (``python -c``), which reports its own peak
@@ -55,7 +55,7 @@ TARGETS = {("finkel", 7): (8 * 60, 4 * GIB), ("masters", 7): (30 * 60, 12 * GIB)
 
 BLOCKS = """
 import json, resource
-from gamegraph.analysis.ur_blocks import solve_blocks
+from gamegraph.games.ur.block_solver import solve_blocks
 s = solve_blocks({rules!r}, {pieces}, tol={tol}, progress=None)
 print(json.dumps({{"start": s.start_value, "sweeps": s.sweeps, "positions": len(s.values),
                   "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}))

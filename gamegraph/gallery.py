@@ -240,7 +240,6 @@ SUPERSIX_STRATEGY_STICKS = range(4, 21)
 
 def supersix_section(folder: Path, step) -> tuple[str, list]:
     """Super Six: interactive page, static maps, start values and strategy strings."""
-    from gamegraph.analysis.supersix import start_values, throw_values
     from gamegraph.games.supersix import (
         PUBLISHED_STRATEGIES,
         RULESETS,
@@ -248,6 +247,7 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
         decision_table,
         strategy_string,
     )
+    from gamegraph.games.supersix.analysis import start_values, throw_values
 
     from .renderers import heatmap, supersix_maps
 
@@ -369,8 +369,8 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
     Three pieces are solved for Finkel only (263,121 positions); the other rule sets'
     larger games (see :data:`UR_START_PIECES`) would take the gallery over its time budget.
     """
-    from gamegraph.analysis.ur import borne_off_map, solve_table
     from gamegraph.games.ur import Ur
+    from gamegraph.games.ur.analysis import borne_off_map, solve_table
 
     from .renderers import ur_board, ur_figures
 

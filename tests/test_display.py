@@ -15,10 +15,10 @@ import pytest
 
 from gamegraph import solve
 from gamegraph.analysis import compare
-from gamegraph.analysis.supersix import STRATEGY_SHOWN, SuperSixSolve, solve_game
 from gamegraph.games.supersix import PUBLISHED_STRATEGIES, SuperSix, count_states
+from gamegraph.games.supersix.analysis import STRATEGY_SHOWN, SuperSixSolve, solve_game
 from gamegraph.games.ur import Ur, table_from_solution
-from gamegraph.games.ur.tournament import RoundRobin, format_rows, play_match, round_robin
+from gamegraph.games.ur.graph_match import RoundRobin, format_rows, play_match, round_robin
 
 OPTIMAL = Fraction(14103327415, 176319369216)
 HILO = Fraction(660001525, 8264970432)

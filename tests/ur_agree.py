@@ -1,5 +1,5 @@
 """The Ur block solver against the explicit graph: the one comparison that the tests
-(``tests/analysis/test_ur_blocks.py``, ``test_ur_blocks_slow.py``) and the benchmark
+(``tests/games/ur/test_ur_block_solver.py``, ``test_ur_block_solver_slow.py``) and the benchmark
 (``benchmarks/bench_ur_blocks.py --agree``, which puts ``tests/`` on its path) share.
 
 The explicit graph (:func:`gamegraph.build` then :func:`gamegraph.solve`, numba engine)
@@ -18,8 +18,8 @@ from typing import NamedTuple
 import numpy as np
 
 from gamegraph import build, solve
-from gamegraph.analysis.ur_blocks import solve_blocks
 from gamegraph.games.ur import Ur, decode, rule_set
+from gamegraph.games.ur.block_solver import solve_blocks
 from gamegraph.games.ur.rank import rank
 
 
@@ -47,7 +47,7 @@ class Agreement(NamedTuple):
 def agreement(rules, pieces: int | None = None, **options) -> Agreement:
     """Solve ``rules`` with ``pieces`` both ways and compare every position.
 
-    ``options`` go to :func:`~gamegraph.analysis.ur_blocks.solve_blocks` (``engine``,
+    ``options`` go to :func:`~gamegraph.games.ur.block_solver.solve_blocks` (``engine``,
     ``threads``, ``tol``, ...); its progress display is off unless asked for.
     """
     ruleset = rule_set(rules, pieces)

@@ -167,7 +167,7 @@ def _rows_json(payload: dict, rows: str) -> str:
 
 def _solve(args, out):
     from .._tables import shown_integer
-    from ..analysis.supersix import solve_game
+    from ..games.supersix.analysis import solve_game
 
     if args.output is not None:
         from .._files import check_output
@@ -262,10 +262,10 @@ def _strategy(args, out):
 
 def _heatmap(args, out):
     from .._files import check_output
-    from ..analysis.supersix import start_values, throw_values
     from ..build import build
     from ..errors import InvalidArgumentError
     from ..games.supersix import RULESETS, SuperSix, decision_table
+    from ..games.supersix.analysis import start_values, throw_values
     from ..renderers.heatmap import figure
     from ..solve import solve
 

@@ -89,7 +89,7 @@ def add_commands(subparsers) -> None:
     def check_option(parser):
         parser.add_argument(
             "--check",
-            choices=("full", "quick"),  # value_file.CHECKS, without importing numpy here
+            choices=("full", "quick"),  # rank_table.CHECKS, without importing numpy here
             default="full",
             help="how a .npy --table is checked when opened: full (default: every value, "
             "its digest and range; about a second at 7 pieces) or quick (the header, the "
@@ -343,7 +343,7 @@ def _use_blocks(args) -> bool:
 
 def _solve_blocks(args, out, ruleset):
     from .._memory import check_memory
-    from ..analysis.ur_blocks import peak_bytes, solve_blocks, solve_file
+    from ..games.ur.block_solver import peak_bytes, solve_blocks, solve_file
     from ..games.ur.rank import Numbering
 
     if args.exact:
@@ -398,7 +398,7 @@ def _solve_blocks(args, out, ruleset):
 
 
 def _solve(args, out):
-    from ..games.ur.table import table_from_solution
+    from ..games.ur.code_table import table_from_solution
 
     if args.save is not None:
         from .._files import check_output
@@ -452,11 +452,11 @@ def _solve(args, out):
 
 
 def _table(args):
-    from ..games.ur.table import load_table, table_from_solution
+    from ..games.ur.code_table import load_table, table_from_solution
 
     if args.table is not None:
         if args.table.lower().endswith(".npy"):
-            from ..games.ur.value_file import open_values
+            from ..games.ur.rank_table import open_values
 
             table = open_values(args.table, check=getattr(args, "check", "full"))
         else:
@@ -497,7 +497,7 @@ def _value(args, out):
 
 def _lookup(args):
     """The position of ``args`` looked up with every move after ``args.throw``
-    (a :class:`~gamegraph.games.ur.table.PositionValue`), each value checked.
+    (a :class:`~gamegraph.games.ur.code_table.PositionValue`), each value checked.
 
     With ``--solve`` the position and the throw are checked before solving.
     """
@@ -599,12 +599,12 @@ def _tournament(args, out):
     the same games either way.
     """
     from ..games.ur.agents import make_agent
-    from ..games.ur.table import table_from_solution
-    from ..games.ur.tournament import format_rows, round_robin
+    from ..games.ur.code_table import table_from_solution
+    from ..games.ur.graph_match import format_rows, round_robin
 
     names = [name.strip() for name in args.agents.split(",") if name.strip()]
     if args.table is not None:
-        from ..games.ur.match import round_robin_positions
+        from ..games.ur.position_match import round_robin_positions
 
         table = _table(args)
         ruleset = table.ruleset
@@ -669,21 +669,21 @@ def _tournament(args, out):
 
 
 def _duel(args, out):
-    """``ur duel AGENT``: :func:`gamegraph.analysis.ur_duel.ur_duel` on a table, or on the
+    """``ur duel AGENT``: :func:`gamegraph.games.ur.exact_duel.ur_duel` on a table, or on the
     block solver's values (--solve).
     """
     from .._memory import check_memory
-    from ..analysis.ur_duel import peak_bytes, ur_duel
     from ..games.ur.agents import make_agent
+    from ..games.ur.exact_duel import peak_bytes, ur_duel
     from ..games.ur.rank import Numbering
 
     if args.table is not None:
         table = _table(args)
         make_agent(args.agent, ruleset=table.ruleset, table=table)  # refuse a bad name first
     else:
-        from ..analysis.ur_blocks import peak_bytes as solve_bytes
-        from ..analysis.ur_blocks import solve_blocks
-        from ..games.ur.value_file import ValueTable
+        from ..games.ur.block_solver import peak_bytes as solve_bytes
+        from ..games.ur.block_solver import solve_blocks
+        from ..games.ur.rank_table import ValueTable
 
         ruleset = _solve_ruleset(args)
         make_agent(args.agent, ruleset=ruleset)
@@ -787,7 +787,7 @@ def _graph(args, out):
 
 def _heatmap(args, out):
     from .._files import check_output
-    from ..analysis.ur import borne_off_map
+    from ..games.ur.analysis import borne_off_map
     from ..renderers.ur_figures import (
         FIGURE_EXTENSIONS,
         draw_borne_off,

@@ -16,8 +16,8 @@ game and masks the positions it cannot reach (``b + c + o > total``). The rule s
 only in the first round (one forced throw each under ``first-round``), so every decision
 position, and every cell, is the same under both: a rule set changes the title's start
 value. The figure draws what it is given: the table, each rule set's start value for each
-total (:func:`gamegraph.analysis.supersix.start_values`) and, for the hover, the value
-after each throw (:func:`gamegraph.analysis.supersix.throw_values`).
+total (:func:`gamegraph.games.supersix.analysis.start_values`) and, for the hover, the value
+after each throw (:func:`gamegraph.games.supersix.analysis.throw_values`).
 
 Menus and slider are plotly's own (``layout.updatemenus``, ``layout.sliders``). The page's
 one script of its own is :data:`HASH_SCRIPT`: it applies the rule-set buttons (which need
@@ -29,7 +29,7 @@ Examples
 --------
 >>> from gamegraph import build, solve
 >>> from gamegraph.games.supersix import SuperSix, decision_table
->>> from gamegraph.analysis.supersix import start_values
+>>> from gamegraph.games.supersix.analysis import start_values
 >>> table = decision_table(solve(build(SuperSix(pegs=8))))
 >>> starts = {rules: start_values(table, range(4, 9), rules) for rules in ("free", "first-round")}
 >>> fig = figure(table, pegs=6, pegs_range=(4, 8), start_values=starts, rules_name="free")
@@ -117,7 +117,7 @@ def figure(
         table covers.
     start_values : dict, optional
         Rule set -> {total pegs -> the first player's win probability at the start}, one
-        button per rule set (see :func:`gamegraph.analysis.supersix.start_values`); a
+        button per rule set (see :func:`gamegraph.games.supersix.analysis.start_values`); a
         total without a value is shown without it. A plain {total: value} is the values
         of ``rules_name`` alone (which must then be given). By default every rule set's
         values, computed from the table.
@@ -126,7 +126,7 @@ def figure(
         ``rules`` where it has one, else the first rule set of ``start_values``.
     after_throws : dict, optional
         ``"place"``, ``"take"``, ``"pit"`` -> the mover's win probability after that
-        throw, aligned with the table (:func:`gamegraph.analysis.supersix.throw_values`);
+        throw, aligned with the table (:func:`gamegraph.games.supersix.analysis.throw_values`);
         the hover shows each throw's chance, and with these its outcome. By default
         computed from the table (pass ``{}`` for the chances alone).
 
@@ -139,7 +139,7 @@ def figure(
         it. ``layout.meta`` holds the rule sets, the totals, the number of positions, the
         start values and every title as plain data.
     """
-    from ..analysis import supersix as analysis
+    from ..games.supersix import analysis
 
     covered = int(np.max(np.asarray(table.b) + table.c + table.o)) if len(table) else 0
     low, high = (LOWEST, covered) if pegs_range is None else (int(v) for v in pegs_range)

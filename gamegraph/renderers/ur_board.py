@@ -6,7 +6,7 @@ has its gap and Aseb's middle lane its twelve rows), the rosettes, the side to m
 *light* and its opponent as *dark*, each side's waiting and borne-off pieces as counted
 piles where its path enters and leaves the board, and optionally a throw with every
 legal move drawn as an arrow along the path, labelled with the win probability the move
-leaves the mover (from :meth:`gamegraph.games.ur.table.SolvedTable.move_values`); the
+leaves the mover (from :meth:`gamegraph.games.ur.code_table.SolvedTable.move_values`); the
 best move is blue (``BETTER`` of :mod:`gamegraph.renderers._colours`) and bold, the others grey.
 
 The picture is laid out by :func:`board_layout`, a plain record of what goes where (tiles,

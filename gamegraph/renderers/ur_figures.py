@@ -12,8 +12,8 @@ moving; dotted light grey is a throw with no move (0 among them), which hands th
 board to the other side (it does not constrain the layout). A move the optimal policy
 does not take (only when a throw offers a choice) is dashed.
 
-:func:`borne_off_figure` draws a :class:`~gamegraph.analysis.ur.BorneOffMap` (computed
-from a solved table by :func:`gamegraph.analysis.ur.borne_off_map`) over (pieces the
+:func:`borne_off_figure` draws a :class:`~gamegraph.games.ur.analysis.BorneOffMap` (computed
+from a solved table by :func:`gamegraph.games.ur.analysis.borne_off_map`) over (pieces the
 mover has borne off, pieces the opponent has borne off): the value of the position with
 the board empty and every other piece waiting, and the average over every position with
 those counts. :func:`borne_off_page` is the same as one self-contained interactive HTML
@@ -31,9 +31,9 @@ import numpy as np
 from .._escape import html_text
 from .._extras import require
 from .._files import check_output, write_atomic
-from ..analysis.ur import BorneOffMap
 from ..errors import InvalidArgumentError
 from ..games.ur import WIN, UrState, format_position
+from ..games.ur.analysis import BorneOffMap
 from . import dot
 from ._colours import BLUE, SKY_BLUE, VERMILLION
 from .figures import EXTENSIONS as FIGURE_EXTENSIONS

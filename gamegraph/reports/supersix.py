@@ -16,9 +16,9 @@ from fractions import Fraction
 
 from .._checks import check_int
 from .._tables import Table
-from ..analysis.supersix import start_values
 from ..build import build
 from ..games.supersix import PUBLISHED_STRATEGIES, SuperSix, decision_table, strategy_string
+from ..games.supersix.analysis import start_values
 from ..renderers.report import Report
 from ..solve import solve
 from .defaults import SUPERSIX_PEGS

@@ -13,13 +13,13 @@ import time
 
 from .._checks import check_games, check_int
 from .._tables import Table
-from ..analysis.ur import borne_off_map, solve_table
 from ..build import build
 from ..errors import InvalidArgumentError
 from ..games.ur import WIN, Ur, format_position, legal_moves, play, rule_set
+from ..games.ur.analysis import borne_off_map, solve_table
+from ..games.ur.code_table import table_from_solution
+from ..games.ur.graph_match import agent_rows, round_robin
 from ..games.ur.rules import start_position
-from ..games.ur.table import table_from_solution
-from ..games.ur.tournament import agent_rows, round_robin
 from ..renderers.report import Report
 from ..renderers.ur_board import board_figure, board_layout
 from ..renderers.ur_figures import borne_off_figure

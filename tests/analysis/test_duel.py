@@ -257,11 +257,11 @@ def test_monte_carlo_agrees_with_the_exact_values_from_each_seat(pig30):
     assert "99 % interval" in played.table(0.99).columns
 
 
-def test_ur_duels_match_the_two_seat_chain_of_the_tournament_code():
-    """Ur's exact_win_probability seats two agents the same way, written separately."""
-    from gamegraph.analysis.ur import exact_win_probability
+def test_ur_duels_agree_with_exact_win_probability():
+    """Ur's exact_win_probability seats two agents with the same two-seat graph."""
     from gamegraph.games.ur import Ur
     from gamegraph.games.ur.agents import make_agent
+    from gamegraph.games.ur.analysis import exact_win_probability
 
     graph = build(Ur("finkel", pieces=2))
     first, last = (make_agent(name, ruleset=graph.rules.ruleset) for name in ("first", "last"))

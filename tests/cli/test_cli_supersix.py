@@ -17,7 +17,6 @@ import pytest
 from cli_run import run
 
 from gamegraph import build, solve
-from gamegraph.analysis.supersix import STRATEGY_SHOWN
 from gamegraph.games.supersix import (
     PUBLISHED_STRATEGIES,
     SuperSix,
@@ -25,6 +24,7 @@ from gamegraph.games.supersix import (
     decision_table,
     strategy_string,
 )
+from gamegraph.games.supersix.analysis import STRATEGY_SHOWN
 
 
 def _json(out: str) -> dict:
@@ -187,7 +187,7 @@ def test_solve_text_with_an_output_file(tmp_path, capsys):
     ],
 )
 def test_solve_checks_the_output_before_any_work(name, says, tmp_path, capsys, monkeypatch):
-    import gamegraph.analysis.supersix as analysis
+    import gamegraph.games.supersix.analysis as analysis
 
     monkeypatch.setattr(analysis, "solve_game", lambda *a, **k: pytest.fail("solved first"))
     status, out, err = run(["supersix", "solve", "--pegs", "4", "-o", tmp_path / name], capsys)

@@ -16,7 +16,7 @@ from cli_run import run
 from gamegraph import build, solve
 from gamegraph.cli import main
 from gamegraph.games.ur import Ur
-from gamegraph.games.ur.table import load_table
+from gamegraph.games.ur.code_table import load_table
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 from cli_run import run
 
-from gamegraph.analysis.ur import solve_table
-from gamegraph.analysis.ur_blocks import solve_file
+from gamegraph.games.ur.analysis import solve_table
+from gamegraph.games.ur.block_solver import solve_file
 from gamegraph.games.ur.rank import Numbering
+from gamegraph.games.ur.rank_table import HEADER_BYTES
 from gamegraph.games.ur.rules import rule_set
-from gamegraph.games.ur.value_file import HEADER_BYTES
 
 FINKEL7 = "/tmp/x/finkel7.npy"
 

@@ -12,9 +12,9 @@ from cli_run import run
 
 pytest.importorskip("matplotlib")
 
-from gamegraph.analysis.ur_blocks import solve_file  # noqa: E402
 from gamegraph.games.ur import legal_moves, parse_position, rule_set  # noqa: E402
-from gamegraph.games.ur.value_file import open_values  # noqa: E402
+from gamegraph.games.ur.block_solver import solve_file  # noqa: E402
+from gamegraph.games.ur.rank_table import open_values  # noqa: E402
 from gamegraph.renderers import ur_board  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"

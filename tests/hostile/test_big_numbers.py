@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamegraph._tables import SHOWN_DIGITS, Table, exact_digits, format_value, shown_integer
-from gamegraph.analysis.supersix import SuperSixSolve, _number
+from gamegraph.games.supersix.analysis import SuperSixSolve, _number
 
 BIG = 7**11_834 + 12_345  # 10,001 digits
 HUGE_FRACTION = Fraction(BIG, 3**21_000)  # 10,001 / 10,020 digits, in lowest terms
@@ -57,7 +57,7 @@ def test_exact_digits_agrees_with_str_wherever_str_works(n):
         assert text == str(n)
 
 
-def test_case_7_exact_json_value_of_any_size_parses_back():
+def test_exact_json_value_of_any_size_parses_back():
     text = _number(HUGE_FRACTION, exact=True)
     numerator, denominator = text.split("/")
     assert (len(numerator), len(denominator)) == (10_001, 10_020)
@@ -86,7 +86,7 @@ def huge_start(monkeypatch):
     monkeypatch.setattr(SuperSixSolve, "start_value", property(lambda self: HUGE_FRACTION))
 
 
-def test_case_7_exact_solve_json_holds_every_digit(huge_start, capsys):
+def test_exact_solve_json_holds_every_digit(huge_start, capsys):
     status, out, err = run(
         ["supersix", "solve", "--pegs", "4", "--exact", "--format", "json"], capsys
     )
@@ -95,7 +95,7 @@ def test_case_7_exact_solve_json_holds_every_digit(huge_start, capsys):
     assert Fraction(parse(numerator), parse(denominator)) == HUGE_FRACTION
 
 
-def test_case_7_exact_solve_text_abbreviates(huge_start, capsys):
+def test_exact_solve_text_abbreviates_huge_values(huge_start, capsys):
     status, out, err = run(["supersix", "solve", "--pegs", "4", "--exact"], capsys)
     assert (status, err) == (0, "")
     line = next(x for x in out.splitlines() if x.startswith("the first player wins"))

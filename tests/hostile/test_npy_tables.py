@@ -31,10 +31,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamegraph.errors import InvalidArgumentError
-from gamegraph.games.ur import rule_set, value_file
-from gamegraph.games.ur import table as table_module
+from gamegraph.games.ur import code_table as table_module
+from gamegraph.games.ur import rank_table, rule_set
 from gamegraph.games.ur.rank import Numbering
-from gamegraph.games.ur.value_file import HEADER_BYTES, open_values, write_values
+from gamegraph.games.ur.rank_table import HEADER_BYTES, open_values, write_values
 
 GAMEGRAPH = Path(sys.executable).with_name("gamegraph")
 START = "-/-"
@@ -112,12 +112,12 @@ def test_a_file_that_is_not_a_partial_table_is_not_replaced(tmp_path, capsys):
 @pytest.fixture
 def no_solve(monkeypatch):
     """Solving anything fails the test: a bad path must be refused first."""
-    import gamegraph.analysis.ur_blocks as ur_blocks
+    import gamegraph.games.ur.block_solver as block_solver
 
     def work(*args, **kwargs):
         raise AssertionError("the solve started before its output was checked")
 
-    monkeypatch.setattr(ur_blocks, "solve_blocks", work)
+    monkeypatch.setattr(block_solver, "solve_blocks", work)
 
 
 def test_a_name_too_long_with_partial_is_refused_before_the_work(tmp_path, capsys, no_solve):
@@ -171,7 +171,7 @@ def test_a_file_size_limit_is_refused_in_one_line_with_nothing_left(tmp_path):
 
 def test_a_partial_held_by_another_solve_is_refused(tmp_path):
     numbering = Numbering(rule_set("finkel", 1))
-    held = value_file.start_partial(tmp_path / "t.npy", numbering)
+    held = rank_table.start_partial(tmp_path / "t.npy", numbering)
     try:
         done = solve_process(tmp_path / "t.npy")
     finally:
@@ -223,7 +223,7 @@ def test_a_resumed_solve_finishes_the_same_table(tmp_path, capsys):
     whole = target.read_bytes()
     values = np.load(target)
     target.unlink()
-    partial = value_file.start_partial(target, numbering)
+    partial = rank_table.start_partial(target, numbering)
     partial.write_block(0, values)
     partial.close()  # as after Ctrl-C: one block kept
     assert run(solve_argv(target, pieces=2), capsys)[0] == 0
@@ -236,14 +236,14 @@ def test_a_resumed_solve_finishes_the_same_table(tmp_path, capsys):
 def header_of(path) -> tuple[str, dict]:
     """(array description, gamegraph fields) of a table's NumPy header."""
     text = Path(path).read_bytes()[10:HEADER_BYTES].decode("latin1")
-    array, _, meta = text.partition(value_file.MARK)
+    array, _, meta = text.partition(rank_table.MARK)
     return array, json.loads(meta)
 
 
 def with_header(path, array: str, meta: str) -> None:
     """Put the header text ``array`` + mark + ``meta`` in the table at ``path``."""
     data = Path(path).read_bytes()
-    body = (array + value_file.MARK + meta).ljust(HEADER_BYTES - 11)[: HEADER_BYTES - 11]
+    body = (array + rank_table.MARK + meta).ljust(HEADER_BYTES - 11)[: HEADER_BYTES - 11]
     Path(path).write_bytes(data[:10] + (body + "\n").encode("latin1") + data[HEADER_BYTES:])
 
 
@@ -255,7 +255,7 @@ def forge(path, array=None, *, reseal=True, **fields):
     array = np.load(path) if array is None else np.asarray(array, dtype="<f8")
     meta.update(fields)
     if reseal:
-        meta["sha256"] = value_file.digest(meta, array)
+        meta["sha256"] = rank_table.digest(meta, array)
     path.write_bytes(path.read_bytes()[:HEADER_BYTES] + array.tobytes())
     with_header(path, text, json.dumps(meta, sort_keys=True, separators=(",", ":")))
 
@@ -309,7 +309,7 @@ def test_a_relabelled_rule_set_is_refused(tmp_path, capsys):
 
 def test_a_deep_header_is_refused_without_recursion(table, capsys):
     array, meta = header_of(table)
-    room = HEADER_BYTES - 11 - len(array) - len(value_file.MARK)
+    room = HEADER_BYTES - 11 - len(array) - len(rank_table.MARK)
     for deep in ("[" * room, '{"a":' * (room // 5), "[" * 100 + "]" * 100):
         with_header(table, array, deep)
         status, out, err = run(["ur", "value", START, "--table", table], capsys)

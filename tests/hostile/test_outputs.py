@@ -29,7 +29,7 @@ from pages import PNG
 import gamegraph._files as files
 from gamegraph._files import check_output, cleanup_on_signals, write_atomic
 from gamegraph.errors import GameGraphError, OutputError, UnknownNameError
-from gamegraph.games.ur.table import load_table
+from gamegraph.games.ur.code_table import load_table
 from gamegraph.renderers.report import Report
 
 GAMEGRAPH = Path(sys.executable).with_name("gamegraph")
@@ -85,9 +85,7 @@ DRAWING = [
 
 
 @pytest.mark.parametrize("argv", DRAWING, ids=lambda argv: " ".join(argv[:2]))
-def test_case_2_long_output_name_is_one_line_before_any_work(
-    argv, tmp_path, monkeypatch, capsys, no_work
-):
+def test_long_output_name_is_one_line_before_any_work(argv, tmp_path, monkeypatch, capsys, no_work):
     monkeypatch.chdir(tmp_path)
     started = time.perf_counter()
     status, out, err = run(argv, capsys)
@@ -111,7 +109,7 @@ def test_case_2_long_output_name_is_one_line_before_any_work(
         ("a\nb/t.urtable", ["folder 'a\\nb' does not exist"]),  # still one line
     ],
 )
-def test_case_1_ur_solve_save_is_checked_before_solving(
+def test_ur_solve_save_is_checked_before_solving(
     target, fragments, tmp_path, monkeypatch, capsys, no_work
 ):
     monkeypatch.chdir(tmp_path)
@@ -120,7 +118,7 @@ def test_case_1_ur_solve_save_is_checked_before_solving(
     assert listing(tmp_path) == []
 
 
-def test_case_1_unwritable_folder_is_refused_before_solving(tmp_path, capsys, monkeypatch):
+def test_unwritable_folder_is_refused_before_solving(tmp_path, capsys, monkeypatch):
     folder = tmp_path / "locked"
     folder.mkdir()
     argv = ["ur", "solve", "--pieces", "1", "--save", str(folder / "t.urtable")]
@@ -148,7 +146,7 @@ def test_case_1_unwritable_folder_is_refused_before_solving(tmp_path, capsys, mo
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file")
-def test_case_1_read_only_existing_file_is_refused(tmp_path, capsys, no_work):
+def test_read_only_existing_file_is_refused(tmp_path, capsys, no_work):
     target = tmp_path / "t.urtable"
     target.write_bytes(b"mine")
     target.chmod(0o400)
@@ -158,7 +156,7 @@ def test_case_1_read_only_existing_file_is_refused(tmp_path, capsys, no_work):
 
 
 # ---- case 6: devices, FIFOs and sockets are never replaced --------------------------
-def test_case_6_fifo_is_refused_and_kept(tmp_path, capsys, no_work):
+def test_fifo_is_refused_and_kept(tmp_path, capsys, no_work):
     fifo = tmp_path / "t.urtable"
     os.mkfifo(fifo)
     status, out, err = run(["ur", "solve", "--pieces", "1", "--save", fifo], capsys)
@@ -168,7 +166,7 @@ def test_case_6_fifo_is_refused_and_kept(tmp_path, capsys, no_work):
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and listing(tmp_path) == ["t.urtable"]
 
 
-def test_case_6_dev_null_is_never_replaced(tmp_path, capsys, no_work):
+def test_dev_null_is_never_replaced(tmp_path, capsys, no_work):
     link = tmp_path / "null.urtable"  # /dev/null under an accepted extension
     link.symlink_to("/dev/null")
     with pytest.raises(OutputError, match="it is a character device"):
@@ -184,7 +182,7 @@ def test_case_6_dev_null_is_never_replaced(tmp_path, capsys, no_work):
     assert listing(tmp_path) == ["null.urtable"]
 
 
-def test_case_6_socket_and_folder_are_refused(tmp_path):
+def test_socket_and_folder_are_refused(tmp_path):
     server = socket.socket(socket.AF_UNIX)
     try:
         server.bind(str(tmp_path / "s.png"))
@@ -211,14 +209,14 @@ def test_case_6_socket_and_folder_are_refused(tmp_path):
     ],
     ids=lambda argv: " ".join(argv[:2]),
 )
-def test_case_13_empty_output_path_is_refused(argv, tmp_path, monkeypatch, capsys, no_work):
+def test_empty_output_path_is_refused(argv, tmp_path, monkeypatch, capsys, no_work):
     monkeypatch.chdir(tmp_path)
     status, out, err = run(argv, capsys)
     one_error_line(status, out, err, "cannot write '': the output path is empty")
     assert listing(tmp_path) == []
 
 
-def test_case_13_a_tables_mode_is_kept(tmp_path, capsys):
+def test_a_replaced_file_keeps_its_mode(tmp_path, capsys):
     table = tmp_path / "t.urtable"
     table.write_bytes(b"old")
     table.chmod(0o600)
@@ -234,7 +232,7 @@ def test_case_13_a_tables_mode_is_kept(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("mask", [0o022, 0o077, 0o002])
-def test_case_13_new_files_take_the_umask(tmp_path, mask):
+def test_new_files_take_the_umask(tmp_path, mask):
     old = os.umask(mask)
     try:
         write_atomic(tmp_path / "new.png", b"x")
@@ -270,7 +268,7 @@ print("finished", flush=True)
     [(signal.SIGTERM, -signal.SIGTERM), (signal.SIGHUP, -signal.SIGHUP), (signal.SIGINT, 130)],
     ids=["SIGTERM", "SIGHUP", "SIGINT"],
 )
-def test_case_12_signal_during_a_write_leaves_no_temporary(tmp_path, number, status):
+def test_signal_during_a_write_leaves_no_temporary(tmp_path, number, status):
     target = tmp_path / "t.urtable"
     target.write_bytes(b"old")
     child = subprocess.Popen(
@@ -302,7 +300,7 @@ def recorded_sigterm():
     signal.signal(signal.SIGTERM, old)
 
 
-def test_case_12_handler_removes_the_temporary_then_passes_the_signal_on(
+def test_handler_removes_the_temporary_then_passes_the_signal_on(
     tmp_path, monkeypatch, recorded_sigterm
 ):
     handler = signal.getsignal(signal.SIGTERM)
@@ -324,7 +322,7 @@ def test_case_12_handler_removes_the_temporary_then_passes_the_signal_on(
     assert listing(tmp_path) == ["a.png"] and target.read_bytes() == b"old"
 
 
-def test_case_12_sigint_during_a_write_is_a_keyboard_interrupt(tmp_path, monkeypatch):
+def test_sigint_during_a_write_is_a_keyboard_interrupt(tmp_path, monkeypatch):
     def interrupted(stream, data):
         stream.write(data)
         signal.raise_signal(signal.SIGINT)
@@ -343,7 +341,7 @@ class Image:
         Path(path).write_bytes(PNG + b"image")
 
 
-def test_case_12_signal_during_a_markdown_report_removes_every_file(
+def test_signal_during_a_markdown_report_removes_every_file(
     tmp_path, monkeypatch, recorded_sigterm
 ):
     report = Report("two").figure(Image(), name="a").figure(Image(), name="b")

@@ -5,7 +5,7 @@ Before, the cores shared stages of several progress levels, and a position read 
 that the other core was writing in the same sweep, in an order that depended on timing:
 two 4-piece runs on two threads differed in about 900,000 of 2.6 million values (at most
 8e-12), so their digests differed. Now the cores share only whole levels, whose
-positions never lead to each other (:func:`gamegraph.analysis.ur_blocks.sweep_stages`).
+positions never lead to each other (:func:`gamegraph.games.ur.block_solver.sweep_stages`).
 
 At 3 pieces few levels are large enough to be shared by default, so these tests share
 every level of more than 64 items (``SHARED_LEVEL`` and ``SHARED_FULL``). With the old
@@ -24,8 +24,7 @@ import sys
 import numpy as np
 import pytest
 
-from gamegraph.analysis import ur_blocks
-from gamegraph.games.ur import rule_set
+from gamegraph.games.ur import block_solver, rule_set
 from gamegraph.games.ur.rank import Numbering
 
 numba = pytest.importorskip("numba")
@@ -40,15 +39,15 @@ def _digest(values: np.ndarray) -> str:
 
 @pytest.fixture
 def share_small_levels(monkeypatch):
-    monkeypatch.setattr(ur_blocks, "SHARED_LEVEL", SMALL_SHARE)
-    monkeypatch.setattr(ur_blocks, "SHARED_FULL", SMALL_SHARE)
+    monkeypatch.setattr(block_solver, "SHARED_LEVEL", SMALL_SHARE)
+    monkeypatch.setattr(block_solver, "SHARED_FULL", SMALL_SHARE)
 
 
 def test_small_levels_are_shared_in_these_tests():
     numbering = Numbering(rule_set("finkel", 3))
     block = max(numbering.blocks, key=lambda b: b.size)
-    plan = ur_blocks.sweep_plan(numbering, block)
-    stages = ur_blocks.sweep_stages(plan.levels, SMALL_SHARE)
+    plan = block_solver.sweep_plan(numbering, block)
+    stages = block_solver.sweep_stages(plan.levels, SMALL_SHARE)
     shared = np.diff(stages) > SMALL_SHARE
     assert shared.sum() > 50  # the cores share many levels: races would show
     # every stage the cores share is a single progress level
@@ -59,10 +58,10 @@ def test_small_levels_are_shared_in_these_tests():
 
 @pytest.mark.parametrize("name", ["finkel", "masters"])
 def test_one_thread_and_two_give_the_same_bytes(name, share_small_levels):
-    one = ur_blocks.solve_blocks(name, 3, tol=1e-10, threads=1, progress=False)
+    one = block_solver.solve_blocks(name, 3, tol=1e-10, threads=1, progress=False)
     digests = {_digest(one.values)}
     for _ in range(2):
-        two = ur_blocks.solve_blocks(name, 3, tol=1e-10, threads=2, progress=False)
+        two = block_solver.solve_blocks(name, 3, tol=1e-10, threads=2, progress=False)
         digests.add(_digest(two.values))
         assert np.array_equal(one.values, two.values), (
             f"{(one.values != two.values).sum():,} values differ, by at most "
@@ -74,12 +73,12 @@ def test_one_thread_and_two_give_the_same_bytes(name, share_small_levels):
 
 def test_a_block_solved_alone_is_the_same(share_small_levels):
     """The unit of work of the Dask graph, on two threads, against the whole solve."""
-    whole = ur_blocks.solve_blocks("finkel", 3, tol=1e-10, threads=1, progress=False)
+    whole = block_solver.solve_blocks("finkel", 3, tol=1e-10, threads=1, progress=False)
     numbering = whole.numbering
     values = whole.values.copy()
     block = numbering.blocks[-1]  # the start's block, needing every other one
     values[block.start : block.stop] = np.nan
-    ur_blocks.solve_block(numbering, block, values, tol=1e-10, threads=2)
+    block_solver.solve_block(numbering, block, values, tol=1e-10, threads=2)
     assert np.array_equal(values, whole.values)
 
 
@@ -89,8 +88,8 @@ def _cli_table(tmp_path, threads: int, name: str) -> bytes:
     path = tmp_path / name
     code = (
         "import sys\n"
-        "from gamegraph.analysis import ur_blocks\n"
-        f"ur_blocks.SHARED_LEVEL = ur_blocks.SHARED_FULL = {SMALL_SHARE}\n"
+        "from gamegraph.games.ur import block_solver\n"
+        f"block_solver.SHARED_LEVEL = block_solver.SHARED_FULL = {SMALL_SHARE}\n"
         "from gamegraph.cli import main\n"
         "sys.exit(main(sys.argv[1:]))\n"
     )

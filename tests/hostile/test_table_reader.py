@@ -1,6 +1,6 @@
 """Hostile Ur table files: issue 11, cases 4 and 5.
 
-The table reader (gamegraph.games.ur.table.load_table) must refuse, quickly and with
+The table reader (gamegraph.games.ur.code_table.load_table) must refuse, quickly and with
 InvalidArgumentError naming the file, anything that is not a table it wrote: a FIFO (which
 used to hang for ever), a symlink to /dev/zero (read until MemoryError), a header nested
 100,000 deep (RecursionError), and tables forged on purpose with their digest computed
@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 from gamegraph import solve
 from gamegraph.errors import InvalidArgumentError
 from gamegraph.games.ur import Ur
-from gamegraph.games.ur import table as table_module
-from gamegraph.games.ur.table import MAGIC, load_table, table_from_solution
+from gamegraph.games.ur import code_table as table_module
+from gamegraph.games.ur.code_table import MAGIC, load_table, table_from_solution
 
 GAMEGRAPH = Path(sys.executable).parent / "gamegraph"
 
@@ -95,7 +95,7 @@ def refused(path, match, **kwargs):
 # ---------------------------------------------------------------------------
 # Case 4: files that are not files, and headers that explode
 # ---------------------------------------------------------------------------
-def test_case_4_fifo_table_is_refused_within_a_second(tmp_path):
+def test_fifo_table_is_refused_within_a_second(tmp_path):
     fifo = tmp_path / "table.fifo"
     os.mkfifo(fifo)
     outcome = []
@@ -123,7 +123,7 @@ def test_case_4_fifo_table_is_refused_within_a_second(tmp_path):
     )
 
 
-def test_case_4_fifo_table_from_the_command_line(tmp_path):
+def test_fifo_table_on_the_command_line_is_refused_in_one_line(tmp_path):
     """A real process: one line on stderr, exit 2, within the timeout (it used to hang)."""
     fifo = tmp_path / "t.urtable"
     os.mkfifo(fifo)
@@ -138,7 +138,7 @@ def test_case_4_fifo_table_from_the_command_line(tmp_path):
     assert done.stderr.startswith(f"gamegraph: error: {fifo}: is not a regular file")
 
 
-def test_case_4_dev_zero_symlink_is_refused_fast(tmp_path):
+def test_dev_zero_symlink_is_refused_fast(tmp_path):
     link = tmp_path / "zero.urtable"
     link.symlink_to("/dev/zero")
     started = time.perf_counter()
@@ -146,7 +146,7 @@ def test_case_4_dev_zero_symlink_is_refused_fast(tmp_path):
     assert time.perf_counter() - started < 0.5
 
 
-def test_case_4_folders_and_missing_files(tmp_path):
+def test_folders_and_missing_table_files_are_refused(tmp_path):
     refused(tmp_path, "is a folder, not a table file")
     with pytest.raises(InvalidArgumentError, match="cannot read .*missing.urtable: No such"):
         load_table(tmp_path / "missing.urtable")
@@ -154,7 +154,7 @@ def test_case_4_folders_and_missing_files(tmp_path):
         load_table("bad\0name.urtable")
 
 
-def test_case_4_header_of_100000_nested_brackets(tmp_path, monkeypatch):
+def test_oversized_or_deeply_nested_headers_are_refused_fast(tmp_path, monkeypatch):
     path = tmp_path / "nested.urtable"
     # The header as the issue found it: its length field says 100,000 bytes.
     path.write_bytes(MAGIC + struct.pack("<I", 100_000) + b"[" * 100_000)
@@ -174,7 +174,7 @@ def test_case_4_header_of_100000_nested_brackets(tmp_path, monkeypatch):
     refused(path, "has an unreadable header")
 
 
-def test_case_4_oversized_file_is_refused_before_reading(tmp_path, valid):
+def test_oversized_file_is_refused_before_reading(tmp_path, valid):
     path = tmp_path / "huge.urtable"
     with open(path, "wb") as f:  # a sparse file larger than the largest possible table
         f.write(valid[:64])
@@ -191,7 +191,7 @@ def test_case_4_oversized_file_is_refused_before_reading(tmp_path, valid):
 @pytest.mark.parametrize(
     ("value", "shown"), [(float("nan"), "nan"), (2.0, "2.0"), (-1.0, "-1.0"), (np.inf, "inf")]
 )
-def test_case_5_forged_values_are_refused(tmp_path, valid, value, shown):
+def test_forged_values_are_refused(tmp_path, valid, value, shown):
     header, codes, values = split(valid)
     values[17] = value
     path = tmp_path / "table.bin"
@@ -200,7 +200,7 @@ def test_case_5_forged_values_are_refused(tmp_path, valid, value, shown):
     assert message == f"{path}: value at position 17 is {shown}; values must be within [0, 1]"
 
 
-def test_case_5_json_output_never_prints_nan(tmp_path, valid, capsys):
+def test_json_output_never_prints_nan(tmp_path, valid, capsys):
     header, codes, values = split(valid)
     values[:] = float("nan")
     path = tmp_path / "nan.urtable"
@@ -219,7 +219,7 @@ def test_case_5_json_output_never_prints_nan(tmp_path, valid, capsys):
         finite_json({"value": float("nan")})
 
 
-def test_case_5_two_pieces_relabelled_as_three_is_refused(tmp_path, finkel2_bytes):
+def test_two_pieces_relabelled_as_three_is_refused(tmp_path, finkel2_bytes):
     header, codes, values = split(finkel2_bytes)
     assert header["positions"] == 12869
     header["pieces"] = header["rules"]["pieces"] = 3
@@ -246,7 +246,7 @@ def test_case_5_two_pieces_relabelled_as_three_is_refused(tmp_path, finkel2_byte
     refused(path, "is not a position of finkel with 3 piece")
 
 
-def test_case_5_pieces_true_is_not_one(tmp_path, valid):
+def test_header_fields_of_the_wrong_type_are_refused(tmp_path, valid):
     header, codes, values = split(valid)
     for field in ("pieces", "rules"):
         forged = json.loads(json.dumps(header))
@@ -262,7 +262,7 @@ def test_case_5_pieces_true_is_not_one(tmp_path, valid):
     refused(path, "says it holds 217.0 positions")
 
 
-def test_case_5_codes_out_of_order_or_invalid(tmp_path, valid):
+def test_codes_out_of_order_or_invalid_are_refused(tmp_path, valid):
     header, codes, values = split(valid)
     path = tmp_path / "codes.urtable"
     swapped = codes.copy()
@@ -290,7 +290,7 @@ def test_case_5_codes_out_of_order_or_invalid(tmp_path, valid):
     refused(path, f"\\({clash}\\) is not a position of finkel with 1 piece")
 
 
-def test_case_5_value_range_in_the_header_must_match(tmp_path, valid):
+def test_value_range_in_the_header_must_match(tmp_path, valid):
     header, codes, values = split(valid)
     header["values"]["min"] = 0.0
     path = tmp_path / "range.urtable"

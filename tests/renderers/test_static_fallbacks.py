@@ -201,7 +201,7 @@ def test_the_explorer_draws_in_its_notebook_frame_and_then_hides_the_picture(tmp
 
 
 def test_the_ur_borne_off_maps_carry_their_picture():
-    from gamegraph.analysis.ur import BorneOffMap
+    from gamegraph.games.ur.analysis import BorneOffMap
     from gamegraph.renderers.ur_figures import borne_off_interactive
 
     grid = np.array([[0.5, 0.75], [0.25, 0.5]])

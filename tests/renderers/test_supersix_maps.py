@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from gamegraph import build, solve
-from gamegraph.analysis.supersix import start_values, throw_chances, throw_values
 from gamegraph.errors import InvalidArgumentError, UnknownNameError
 from gamegraph.games.supersix import RULESETS, SuperSix, decision_table
+from gamegraph.games.supersix.analysis import start_values, throw_chances, throw_values
 
 HIGH = 12
 LOW = 4

@@ -18,7 +18,7 @@ The package keeps one concern per module; every public name is re-exported here,
 ========================  ==================================================================
 
 The package knows the rules only; solving is :func:`gamegraph.solve`'s job, and results
-built from solutions (start values over many sizes) are in :mod:`gamegraph.analysis.supersix`.
+built from solutions (start values over many sizes) are in :mod:`gamegraph.games.supersix.analysis`.
 
 Examples
 --------

@@ -1,35 +1,44 @@
 """The Royal Game of Ur: rules, the whole graph of positions, solved tables, agents, counts.
 
-One module per concern, each importing only those above it in this list:
+One module per concern, in layers: each imports only from the layers below it (an
+import-linter contract in pyproject.toml keeps it so). The rules layer imports no
+algorithm; the solver and analysis layers may use the generic ones.
 
-====================  ====================================================================
-module                job
-====================  ====================================================================
-:mod:`.board`         each rule set's path, rosettes and split of private/shared tiles
-:mod:`.rules`         rule sets, positions (:class:`UrState`) and their notation, legal
-                      moves and their result
-:mod:`.positions`     positions packed as integers; the rules in batch form (:class:`UrBatch`)
-                      and the full-board graph built from them
-:mod:`.rank`          every position numbered densely by a rank (no hash map), in blocks by
-                      pieces borne off; moves computed from the rank (numba-compilable)
-:mod:`.value_file`    a table of values by rank as one ``.npy`` file, read through a memory
-                      map (:func:`~.value_file.open_values`)
-:mod:`.moves`         every legal move of many positions at once, as arrays (no graph)
-:mod:`.game`          the :class:`Ur` rules as :func:`gamegraph.build` reads them
-:mod:`.table`         solved tables: query any position or move, save and load one file
-:mod:`.gain`          the 2023 paper's gain heuristic G = W + A + C
-:mod:`.agents`        agents from rules of thumb to the optimum; :func:`make_agent`
-:mod:`.tournament`    seeded matches and round robins between agents
-:mod:`.match`         the tournament's matches on positions, without a graph: any size
-:mod:`.counting`      exact position counts for any board and piece count
-:mod:`.paper`         the 2023 paper's formula, program and tables against exact values
-====================  ====================================================================
-
-Solving lives above the games: :mod:`gamegraph.analysis.ur` solves a rule set into a
-table (``solve_table``), gives the exact win probability of two agents, and the map of
-values by pieces borne off; :mod:`gamegraph.analysis.ur_blocks` solves every position of
-any size block by block, without a graph, and :mod:`gamegraph.analysis.ur_dask` runs the
-same blocks as a Dask graph.
+=======================  =================================================================
+module                   job
+=======================  =================================================================
+*rules*
+:mod:`.board`            each rule set's path, rosettes and split of private/shared tiles
+:mod:`.dice`             the throws: four binary dice, and the other sets some rules use
+:mod:`.rules`            rule sets, positions (:class:`UrState`) and their notation, legal
+                         moves and their result
+:mod:`.counting`         exact position counts for any board and piece count
+:mod:`.positions`        positions packed as integers; the rules in batch form
+                         (:class:`UrBatch`) and the full-board graph built from them
+:mod:`.rank`             every position numbered densely by a rank (no hash map), in blocks
+                         by pieces borne off; moves computed from the rank
+:mod:`.game`             the :class:`Ur` rules as :func:`gamegraph.build` reads them
+:mod:`.moves`            every legal move of many positions at once, as arrays (no graph)
+:mod:`.gain`             the 2023 paper's gain heuristic G = W + A + C
+*tables*
+:mod:`.code_table`       a solved table by position code (small games, from a graph):
+                         query any position or move, save and load one file
+:mod:`.rank_table`       a solved table by rank as one ``.npy`` file, read through a
+                         memory map (:func:`~.rank_table.open_values`), any size
+*solver*
+:mod:`.sweeps`           the compiled sweeps over one block of ranks
+:mod:`.block_solver`     every position of any size solved block by block, without a graph
+:mod:`.dask_plan`        the same blocks as a Dask graph, for a cluster
+*play*
+:mod:`.agents`           agents from rules of thumb to the optimum; :func:`make_agent`
+:mod:`.graph_match`      seeded matches and round robins on a full-board graph (to 4 pieces)
+:mod:`.position_match`   the same matches on positions themselves: any size
+:mod:`.exact_duel`       the exact win probability of an agent against the optimum, any size
+*analysis*
+:mod:`.analysis`         solve a rule set into a table, the exact value of two agents, the
+                         map of values by pieces borne off
+:mod:`.paper`            the 2023 paper's formula, program and tables against exact values
+=======================  =================================================================
 
 The names most callers need are importable from here.
 
@@ -42,6 +51,7 @@ Examples
 """
 
 from .board import GEOMETRY, PATHS, PIECES, ROSETTES, dark_path, tile_split
+from .code_table import SolvedTable, load_table, table_from_solution
 from .game import Ur
 from .positions import (
     Geometry,
@@ -71,7 +81,6 @@ from .rules import (
     rule_set,
     start_position,
 )
-from .table import SolvedTable, load_table, table_from_solution
 
 __all__ = [
     "GEOMETRY",

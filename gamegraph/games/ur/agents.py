@@ -17,17 +17,17 @@ name             rule
 ``gain``         the largest gain G = W + A + C (Raposo & Lamont 2023, section 4.4
                  and Appendix C; see :mod:`.gain`)
 ``expectimax``   ``depth``-ply expectimax with pip-count leaves (:class:`Expectimax`)
-``optimal``      the best move by a :class:`~.table.SolvedTable`
+``optimal``      the best move by a :class:`~.code_table.SolvedTable`
 ===============  ================================================================
 
 Every agent takes the first of equally good moves. The deterministic agents whose rule
 is cheap to apply to a whole graph also give ``policy_array(graph)``: their choice at
 every outcome of a full-board graph, as :class:`gamegraph.policy.Policy` holds it, which
-the tournament (:mod:`.tournament`) uses instead of asking position by
+the tournament (:mod:`.graph_match`) uses instead of asking position by
 position. :meth:`Agent.policy` turns any deterministic agent into a ``Policy``. Without
 a graph, ``position_choice(moves)`` gives their choice in many positions at once, held in
-arrays (:mod:`.moves`): matches on positions (:mod:`.match`) and the exact duel against
-the optimum (:mod:`gamegraph.analysis.ur_duel`) use it, at any piece count.
+arrays (:mod:`.moves`): matches on positions (:mod:`.position_match`) and the exact duel against
+the optimum (:mod:`gamegraph.games.ur.exact_duel`) use it, at any piece count.
 
 Examples
 --------
@@ -185,7 +185,7 @@ def _row_best(moves, q: np.ndarray) -> np.ndarray:
 
 def table_values(graph: StateGraph, table) -> np.ndarray:
     """The win probability of the side to move in every state of a full-board ``graph``,
-    read from a :class:`~.table.SolvedTable` (1 for :data:`~.rules.WIN`).
+    read from a :class:`~.code_table.SolvedTable` (1 for :data:`~.rules.WIN`).
     """
     positions = _board_graph(graph, table.ruleset)
     at = np.searchsorted(table.codes, positions.codes)
@@ -453,7 +453,7 @@ class Expectimax(Agent):
 # ---------------------------------------------------------------------------
 class OptimalAgent(Agent):
     """The move with the highest win probability by a solved table (the first among
-    equals, as :meth:`~.table.SolvedTable.best_move` picks).
+    equals, as :meth:`~.code_table.SolvedTable.best_move` picks).
     """
 
     name = "optimal"

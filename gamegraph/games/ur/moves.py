@@ -186,7 +186,7 @@ class Moves(NamedTuple):
         (as :meth:`successors`): 1 for the win, ``1 - v`` where the turn passes.
 
         ``table`` is a solved table with ``values_of(mover, a, opp, b)``
-        (:class:`~.table.SolvedTable`, :class:`~.value_file.ValueTable`).
+        (:class:`~.code_table.SolvedTable`, :class:`~.rank_table.ValueTable`).
         """
         _, mover, a, opp, b, passes, wins = self.successors()
         found = np.ones(len(mover))

@@ -3,7 +3,7 @@
 Raposo & Lamont (2023) count the game's positions (section 3.1, appendix A and B) and
 tabulate the chances of throw sequences (Table 2, section 4.2). This module computes what
 they print and sets it against the exact values (:mod:`.counting`, and
-:func:`gamegraph.dice.sequence_probability`).
+:func:`gamegraph.games.ur.dice.sequence_probability`).
 ``python -m gamegraph.games.ur.paper`` prints every table of docs/games/ur-counting.md.
 
 The paper's formula
@@ -61,10 +61,10 @@ from math import comb, factorial
 from typing import NamedTuple
 
 from ..._checks import check_int, is_whole
-from ...dice import FOUR_BINARY, Dice, sequence_probability
 from ...errors import InvalidArgumentError
 from .board import GEOMETRY
 from .counting import count_positions, count_table
+from .dice import FOUR_BINARY, Dice, sequence_probability
 
 
 # ---------------------------------------------------------------------------
@@ -347,7 +347,7 @@ def sequence_table(
     (16, 50)
     >>> [(row.sequences, str(row.probability)) for row in rows[:3]]
     [(('22',), '9/64'), (('12', '23'), '3/32'), (('11', '13', '33'), '1/16')]
-    >>> from gamegraph.dice import THREE_BINARY_ZERO_IS_FOUR
+    >>> from gamegraph.games.ur.dice import THREE_BINARY_ZERO_IS_FOUR
     >>> [row.sequences for row in sequence_table(1, THREE_BINARY_ZERO_IS_FOUR, min_length=1)]
     [('1', '2'), ('3', '4')]
     """

@@ -41,7 +41,7 @@ The functions
 -------------
 :func:`rank`, :func:`unrank`, :func:`move` and :func:`progress` take plain integers or
 numpy arrays alike, and are written so that numba can compile them: the block solver
-(:mod:`gamegraph.analysis.ur_blocks`) runs them position by position in compiled code,
+(:mod:`gamegraph.games.ur.block_solver`) runs them position by position in compiled code,
 or over whole arrays with numpy. They know the rules and nothing of solving.
 
 Examples

@@ -40,9 +40,9 @@ from math import lcm
 from typing import NamedTuple
 
 from ..._checks import check_int
-from ...dice import FOUR_BINARY, THREE_BINARY_ZERO_IS_FOUR, Dice
 from ...errors import InvalidArgumentError, UnknownNameError
 from .board import PATHS, PIECES, ROSETTES
+from .dice import FOUR_BINARY, THREE_BINARY_ZERO_IS_FOUR, Dice
 
 RULESETS = tuple(PATHS)
 MAX_PIECES = 7
@@ -60,7 +60,7 @@ class RuleSet:
         Light's tiles in the order they are walked; dark walks the mirror image
         (x -> 4 - x). Lanes: x = 1 light's, 2 shared, 3 dark's.
     rosettes : frozenset of (x, y)
-    dice : gamegraph.dice.Dice
+    dice : gamegraph.games.ur.dice.Dice
     pieces : int
         Pieces per side.
     safe_rosettes : bool

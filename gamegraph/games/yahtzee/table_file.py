@@ -5,7 +5,7 @@ value of every turn-start position (the expected score still to come under optim
 numbered as :mod:`gamegraph.games.yahtzee.solver` numbers them. ``numpy.load(path,
 mmap_mode="r", allow_pickle=False)`` reads it as it is. What the values mean rides in the
 NumPy header after the array's dictionary, as a comment NumPy skips (as Ur's tables do,
-:mod:`gamegraph.games.ur.value_file`)::
+:mod:`gamegraph.games.ur.rank_table`)::
 
     {'descr': '<f8', 'fortran_order': False, 'shape': (n,), } # gamegraph-yahtzee {JSON}
 

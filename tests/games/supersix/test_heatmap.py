@@ -18,9 +18,9 @@ from pages import open_in_chromium
 pytest.importorskip("plotly")
 
 from gamegraph import build, solve  # noqa: E402
-from gamegraph.analysis.supersix import start_values, throw_values  # noqa: E402
 from gamegraph.errors import UnknownNameError  # noqa: E402
 from gamegraph.games.supersix import RULESETS, SuperSix, decision_table  # noqa: E402
+from gamegraph.games.supersix.analysis import start_values, throw_values  # noqa: E402
 from gamegraph.renderers import heatmap  # noqa: E402
 
 HIGH = 16

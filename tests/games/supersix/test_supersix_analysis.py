@@ -1,4 +1,4 @@
-"""gamegraph.analysis.supersix: start values of many game sizes, read from one table.
+"""gamegraph.games.supersix.analysis: start values of many game sizes, read from one table.
 
 The anchors are Jehn's exact values (also asserted in test_supersix.py): 36/41 for two
 pegs each, 31/36 for hands of 2 and 1, 45324/63919 for hands of 3 and 2, and 3523/4428
@@ -13,8 +13,8 @@ from fractions import Fraction as F
 import pytest
 
 from gamegraph import InvalidArgumentError, UnknownNameError, build, solve
-from gamegraph.analysis.supersix import THROWS, start_values, throw_chances, throw_values
 from gamegraph.games.supersix import SuperSix, decision_table
+from gamegraph.games.supersix.analysis import THROWS, start_values, throw_chances, throw_values
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import pytest
 
 from gamegraph import build, evaluate
 from gamegraph._stats import wilson_interval
-from gamegraph.analysis.ur import exact_win_probability, solve_table
 from gamegraph.errors import InvalidArgumentError, UnknownNameError
 from gamegraph.games.ur import Ur, UrState, legal_moves, parse_position, play, rule_set
 from gamegraph.games.ur.agents import (
@@ -23,8 +22,9 @@ from gamegraph.games.ur.agents import (
     outcome_throws,
     pip_count,
 )
+from gamegraph.games.ur.analysis import exact_win_probability, solve_table
 from gamegraph.games.ur.gain import _pieces, gain_terms
-from gamegraph.games.ur.tournament import (
+from gamegraph.games.ur.graph_match import (
     _Chooser,
     agent_rows,
     format_rows,

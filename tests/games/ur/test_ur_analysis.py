@@ -1,4 +1,4 @@
-"""gamegraph.analysis.ur: tables solved in one call, and values by pieces borne off."""
+"""gamegraph.games.ur.analysis: tables solved in one call, and values by pieces borne off."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from gamegraph import build, solve
-from gamegraph.analysis.ur import borne_off_map, solve_table
 from gamegraph.games.ur import Ur, UrState, state_from_code, table_from_solution
+from gamegraph.games.ur.analysis import borne_off_map, solve_table
 
 
 @pytest.fixture(scope="module")

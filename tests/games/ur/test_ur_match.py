@@ -1,10 +1,10 @@
-"""Matches on positions (gamegraph.games.ur.match, .moves): no graph, any piece count.
+"""Matches on positions (gamegraph.games.ur.position_match, .moves): no graph, any piece count.
 
 Checked against the graph: the moves made on arrays are the rules' legal moves and their
 results; the agents' vectorised choices are their one-position choices; the same seed
 plays the same games on either board (every row equal); and the Monte Carlo win rates
 cover the exact values of the two-seat Markov chain
-(:func:`gamegraph.analysis.ur.exact_win_probability`).
+(:func:`gamegraph.games.ur.analysis.exact_win_probability`).
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ import numpy as np
 import pytest
 from cli_run import run
 
-from gamegraph.analysis.ur import exact_win_probability, solve_table
 from gamegraph.errors import InvalidArgumentError
 from gamegraph.games.ur import RULESETS, Ur, legal_moves, play, rule_set
 from gamegraph.games.ur.agents import make_agent
-from gamegraph.games.ur.match import play_positions, round_robin_positions
+from gamegraph.games.ur.analysis import exact_win_probability, solve_table
+from gamegraph.games.ur.graph_match import play_match, round_robin
 from gamegraph.games.ur.moves import moves_after, pip_counts, positions, states
+from gamegraph.games.ur.position_match import play_positions, round_robin_positions
 from gamegraph.games.ur.rank import Numbering, unrank
-from gamegraph.games.ur.tournament import play_match, round_robin
-from gamegraph.games.ur.value_file import open_values
+from gamegraph.games.ur.rank_table import open_values
 
 FINKEL7 = "/tmp/x/finkel7.npy"
 AGENTS = ["random", "first", "last", "greedy", "gain", "expectimax-2", "optimal"]
@@ -143,7 +143,7 @@ def test_two_pieces_every_agent_the_same_games_as_the_graph(graph2, finkel2):
 
 
 def test_a_block_table_by_rank_plays_as_the_graph_table(graph2, finkel2, tmp_path):
-    from gamegraph.analysis.ur_blocks import solve_file
+    from gamegraph.games.ur.block_solver import solve_file
 
     path = tmp_path / "finkel-2.npy"
     solve_file(path, "finkel", 2, engine="numpy", tol=1e-13, progress=False)

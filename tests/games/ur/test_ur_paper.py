@@ -11,10 +11,15 @@ from pathlib import Path
 import pytest
 
 from gamegraph import InvalidArgumentError
-from gamegraph.dice import FOUR_BINARY, THREE_BINARY_ZERO_IS_FOUR, binary_dice, sequence_probability
 from gamegraph.games.ur import paper
 from gamegraph.games.ur.board import GEOMETRY
 from gamegraph.games.ur.counting import count_positions
+from gamegraph.games.ur.dice import (
+    FOUR_BINARY,
+    THREE_BINARY_ZERO_IS_FOUR,
+    binary_dice,
+    sequence_probability,
+)
 from gamegraph.games.ur.paper import (
     TABLE_2,
     TEXT_SEQUENCES,

@@ -17,7 +17,6 @@ pytest.importorskip("graphviz")
 from dot_source import parse_dot  # noqa: E402
 
 from gamegraph import build, solve  # noqa: E402
-from gamegraph.analysis.ur import borne_off_map, solve_table  # noqa: E402
 from gamegraph.errors import InvalidArgumentError, OutputError, UnknownNameError  # noqa: E402
 from gamegraph.games.ur import (  # noqa: E402
     Ur,
@@ -26,6 +25,7 @@ from gamegraph.games.ur import (  # noqa: E402
     parse_position,
     rule_set,
 )
+from gamegraph.games.ur.analysis import borne_off_map, solve_table  # noqa: E402
 from gamegraph.renderers import dot, ur_board, ur_figures  # noqa: E402
 from gamegraph.renderers._colours import BETTER  # noqa: E402
 

@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from gamegraph.analysis.ur_blocks import solve_blocks
-from gamegraph.analysis.ur_dask import block_dependencies, solve_on_dask, wavefronts
 from gamegraph.games.ur import rule_set
+from gamegraph.games.ur.block_solver import solve_blocks
+from gamegraph.games.ur.dask_plan import block_dependencies, solve_on_dask, wavefronts
 from gamegraph.games.ur.rank import Numbering
-from gamegraph.games.ur.value_file import open_values, write_values
+from gamegraph.games.ur.rank_table import open_values, write_values
 
 distributed = pytest.importorskip(
     "distributed", reason='the Dask tests need the dask extra: pip install "gamegraph[dask]"'

@@ -1,7 +1,7 @@
-"""gamegraph.analysis.ur_duel: a fixed agent against the optimum, exactly, without a graph.
+"""gamegraph.games.ur.exact_duel: a fixed agent against the optimum, exactly, without a graph.
 
 Checked against the two-seat Markov chain of the explicit graph
-(:func:`gamegraph.analysis.ur.exact_win_probability`) to 1e-12 at 1 to 3 pieces, under
+(:func:`gamegraph.games.ur.analysis.exact_win_probability`) to 1e-12 at 1 to 3 pieces, under
 every rule set; its two engines against each other; the optimum against itself against
 the start value; and a Monte Carlo match on positions against the exact match value.
 """
@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gamegraph.analysis.ur import exact_win_probability, solve_table
-from gamegraph.analysis.ur_blocks import solve_file
-from gamegraph.analysis.ur_duel import ur_duel
 from gamegraph.errors import InvalidArgumentError
 from gamegraph.games.ur import Ur, decode, rule_set
-from gamegraph.games.ur.match import play_positions
-from gamegraph.games.ur.table import SolvedTable
-from gamegraph.games.ur.value_file import open_values
+from gamegraph.games.ur.analysis import exact_win_probability, solve_table
+from gamegraph.games.ur.block_solver import solve_file
+from gamegraph.games.ur.code_table import SolvedTable
+from gamegraph.games.ur.exact_duel import ur_duel
+from gamegraph.games.ur.position_match import play_positions
+from gamegraph.games.ur.rank_table import open_values
 
 AGENTS = ("first", "last", "greedy")
 ENGINE = "numba" if __import__("importlib").util.find_spec("numba") else "numpy"
@@ -94,9 +94,9 @@ def test_choices_made_in_threads_are_those_made_in_one(monkeypatch):
     """Chunks made by two threads at once land in their own rows: small chunks, so that a
     block of finkel 3 has many of them, give the same choices as one thread.
     """
-    from gamegraph.analysis import ur_duel as module
-    from gamegraph.analysis.ur_blocks import sweep_plan
+    from gamegraph.games.ur import exact_duel as module
     from gamegraph.games.ur.agents import as_agent
+    from gamegraph.games.ur.block_solver import sweep_plan
     from gamegraph.games.ur.rank import Numbering
 
     table = solve_table("finkel", 3)

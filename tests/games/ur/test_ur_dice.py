@@ -1,4 +1,4 @@
-"""Tests for gamegraph.dice: dice distributions and sequence probabilities (the Ur paper's
+"""Tests for gamegraph.games.ur.dice: dice distributions and sequence probabilities (the Ur paper's
 Table 2 is tested in tests/games/ur/test_ur_paper.py)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from math import comb
 import pytest
 
 from gamegraph import InvalidArgumentError, UnknownNameError
-from gamegraph.dice import (
+from gamegraph.games.ur.dice import (
     DICE,
     FOUR_BINARY,
     THREE_BINARY_ZERO_IS_FOUR,

@@ -1,4 +1,4 @@
-"""Tests for gamegraph.games.ur.table: solved Ur tables, their queries and their file.
+"""Tests for gamegraph.games.ur.code_table: solved Ur tables, their queries and their file.
 
 The values are checked against the exact solver and the King of Ur endgames (4/7,
 116/161, 74/161, derived by hand in test_ur.py); move values against the Bellman
@@ -20,7 +20,6 @@ import numpy as np
 import pytest
 
 from gamegraph import InvalidArgumentError, OutputError, _files, build, solve
-from gamegraph.analysis.ur import solve_table
 from gamegraph.games.ur import (
     WIN,
     Ur,
@@ -31,15 +30,16 @@ from gamegraph.games.ur import (
     rule_set,
     state_from_code,
 )
+from gamegraph.games.ur.analysis import solve_table
 from gamegraph.games.ur.board import GEOMETRY
-from gamegraph.games.ur.counting import count_nonterminal
-from gamegraph.games.ur.table import (
+from gamegraph.games.ur.code_table import (
     MAGIC,
     SolvedTable,
     load_table,
     table_from_solution,
     table_positions,
 )
+from gamegraph.games.ur.counting import count_nonterminal
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ dictionary, as a Python comment that NumPy skips::
 
 The JSON gives ``format`` (:data:`FORMAT`), ``version`` (:data:`VERSION`, raised whenever
 the numbering or the layout changes, since the values mean nothing without it), the rules
-(as :mod:`.table` writes them), ``positions``, ``blocks_done`` (how many blocks of the
+(as :mod:`.code_table` writes them), ``positions``, ``blocks_done`` (how many blocks of the
 numbering hold their values: all of them in a finished table, fewer in the ``.partial``
 file a solve writes as it goes) and, once finished, ``values`` (``{"min": .., "max": ..}``,
 the range of the values) and ``sha256``: the digest of the JSON's other fields (as
@@ -77,9 +77,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import InvalidArgumentError, OutputError, UnknownNameError
-from .rank import Numbering, rank
-from .rules import MAX_PIECES, RULESETS, rule_set
-from .table import (
+from .code_table import (
     SolvedTable,
     _nesting,
     _no_constant,
@@ -88,6 +86,8 @@ from .table import (
     _rules_header,
     _same_json,
 )
+from .rank import Numbering, rank
+from .rules import MAX_PIECES, RULESETS, rule_set
 
 FORMAT = "gamegraph-ur-values"
 #: Raised whenever the numbering or the layout changes (2: the digest covers the header's
@@ -441,9 +441,9 @@ def _check_meta(meta, wanted, fail) -> Numbering:
 
 @dataclass(eq=False)
 class ValueTable(SolvedTable):
-    """A :class:`~.table.SolvedTable` whose values are mapped from a file, by rank.
+    """A :class:`~.code_table.SolvedTable` whose values are mapped from a file, by rank.
 
-    Every query of :class:`~.table.SolvedTable` works (``value``, ``move_values``,
+    Every query of :class:`~.code_table.SolvedTable` works (``value``, ``move_values``,
     ``lookup``); ``codes`` is None, since the rank stands in for them. Every value a
     query reads is checked to be within [0, 1], whatever check the table was opened with.
     """
@@ -466,7 +466,7 @@ class ValueTable(SolvedTable):
         return value
 
     def values_of(self, mover, a, opp, b) -> np.ndarray:
-        """Values of many positions given as arrays (:meth:`.table.SolvedTable.values_of`),
+        """Values of many positions given as arrays (:meth:`.code_table.SolvedTable.values_of`),
         read by rank from the memory map.
         """
         mover, a, opp, b = (np.asarray(x, dtype=np.int64) for x in (mover, a, opp, b))

@@ -10,9 +10,9 @@ import pytest
 from gamegraph import build, solve
 from gamegraph.errors import InvalidArgumentError
 from gamegraph.games.ur import Ur, rule_set
+from gamegraph.games.ur.code_table import table_from_solution
 from gamegraph.games.ur.rank import Numbering
-from gamegraph.games.ur.table import table_from_solution
-from gamegraph.games.ur.value_file import (
+from gamegraph.games.ur.rank_table import (
     HEADER_BYTES,
     open_values,
     start_partial,

@@ -9,7 +9,7 @@ Inside a block
 --------------
 The Bellman operator :math:`T` (each throw's best move; a move that passes the turn
 counts :math:`1 - v`) is a contraction on the block, solved by sweeps of
-:mod:`.ur_sweeps`: positions by progress, highest first, each with its twin, so that a
+:mod:`.sweeps`: positions by progress, highest first, each with its twin, so that a
 sweep reads values already updated except across captures (Gauss-Seidel).
 
 With numba (``engine="numba"``), *modified policy iteration*. One full sweep takes the
@@ -54,19 +54,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._checks import check_int
-from .._memory import physical_memory
-from .._progress import progress_bar
-from .._threads import limit_blas
-from ..errors import ConvergenceError, InvalidArgumentError
-from ..games.ur.rank import Block, Numbering, move, progress, rank, unrank
-from ..games.ur.rules import rule_set
-from . import ur_sweeps
+from ..._checks import check_int
+from ..._memory import physical_memory
+from ..._progress import progress_bar
+from ..._threads import limit_blas
+from ...errors import ConvergenceError, InvalidArgumentError
+from . import sweeps as compiled
+from .rank import Block, Numbering, move, progress, rank, unrank
+from .rules import rule_set
 
 #: Positions per chunk when the sweep plan is made with numpy.
 CHUNK = 1 << 22
 #: Items (position pairs) per stage of :func:`sweep_plan`, at least: each stage ends with a
-#: barrier (the stages of :mod:`.ur_duel`; the block solver's are :func:`sweep_stages`).
+#: barrier (the stages of :mod:`.exact_duel`; the block solver's are :func:`sweep_stages`).
 BATCH = 200_000
 #: Items of a progress level, at least, for the cores to share it in a policy sweep of the
 #: block solver (:func:`sweep_stages`); smaller levels, in runs of at most this many
@@ -75,7 +75,7 @@ BATCH = 200_000
 SHARED_LEVEL = 4096
 SHARED_FULL = 1024
 ENGINES = ("auto", "numba", "numpy")
-#: Bytes per position of a block's working arrays (:class:`.ur_sweeps.BlockArrays` and
+#: Bytes per position of a block's working arrays (:class:`.sweeps.BlockArrays` and
 #: the move counts), and room kept for the interpreter and the compiled code.
 WORKING_BYTES = 48
 RESERVE = 256 * 2**20
@@ -290,8 +290,8 @@ def settled(change: float, rate: Rate, target: float) -> bool:
 # ---------------------------------------------------------------------------
 # The two engines, one block each
 # ---------------------------------------------------------------------------
-def _block_arrays(numbering, block, plan) -> ur_sweeps.BlockArrays:
-    """The working arrays of ``block`` (:class:`.ur_sweeps.BlockArrays`), values at 0.5."""
+def _block_arrays(numbering, block, plan) -> compiled.BlockArrays:
+    """The working arrays of ``block`` (:class:`.sweeps.BlockArrays`), values at 0.5."""
     n = len(plan.order)
     shape = (n, 2, int((numbering.tables.throws != 0).sum()))
     where = large_array(block.size, np.int32)
@@ -300,7 +300,7 @@ def _block_arrays(numbering, block, plan) -> ur_sweeps.BlockArrays:
     where[plan.order - block.start] = places  # a position that is its own twin: its item
     local = large_array(2 * n, np.float64)
     local[:] = 0.5
-    return ur_sweeps.BlockArrays(
+    return compiled.BlockArrays(
         plan.order, plan.twin, block.start, block.stop, where, local,
         large_array((n, 2), np.float64), large_array(shape, np.int32),
         large_array(shape, np.uint8),
@@ -314,7 +314,7 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     ``values`` by rank. As many groups of items as have room for their moves in
     ``memory``, beside the values solved so far and the working arrays
     (:func:`move_room`), have them listed once after the first sweep, and the
-    improvement passes read them (:func:`.ur_sweeps.record`); for the other items each
+    improvement passes read them (:func:`.sweeps.record`); for the other items each
     pass makes again the moves whose choice may have changed.
     """
     t = numbering.tables
@@ -323,17 +323,17 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     serial = SHARED_FULL if threads > 1 else everything
     counts = large_array(work.choices.shape, np.uint8)
     stages = sweep_stages(plan.levels, serial)
-    change = ur_sweeps.full_sweep(stages, values, work, t, threads, serial, counts)
+    change = compiled.full_sweep(stages, values, work, t, threads, serial, counts)
     serial = SHARED_LEVEL if threads > 1 else everything
     stages = sweep_stages(plan.levels, serial)
-    offsets = ur_sweeps.group_offsets(counts)
+    offsets = compiled.group_offsets(counts)
     # As many groups of items as fit store their moves (all of them, mostly).
     room = move_room(block, memory) // 4
     groups = int(np.searchsorted(offsets, max(room, 0), side="right")) - 1
     stored = None
     if groups > 0:
         moves = large_array(int(offsets[groups]), np.int32)
-        ur_sweeps.record(values, work, t, moves, offsets, groups, threads)
+        compiled.record(values, work, t, moves, offsets, groups, threads)
         stored = (counts, moves, offsets, groups)
         del moves
         if groups == len(offsets) - 1:  # every move stored: ranks are not looked up again
@@ -346,7 +346,7 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     while True:
         rate = Rate()
         while True:
-            step = ur_sweeps.policy_sweep(stages, values, work, t, threads, serial)
+            step = compiled.policy_sweep(stages, values, work, t, threads, serial)
             policy += 1
             drift += step
             rate.add(step)
@@ -356,7 +356,7 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
                 raise ConvergenceError(
                     f"no fixed point after {max_sweeps} sweeps (change {step:.1e})"
                 )
-        changed, gain, _ = ur_sweeps.improve(values, work, t, drift, tol / 10, threads, stored)
+        changed, gain, _ = compiled.improve(values, work, t, drift, tol / 10, threads, stored)
         passes += 1
         drift = 0.0
         if not changed and target <= tol / 2:
@@ -451,7 +451,7 @@ def resolve_engine(engine: str) -> str:
     if engine not in ENGINES:
         raise InvalidArgumentError(f"unknown engine {engine!r}; accepted: {', '.join(ENGINES)}")
     if engine == "auto":
-        return "numba" if ur_sweeps.available() else "numpy"
+        return "numba" if compiled.available() else "numpy"
     return engine
 
 
@@ -521,7 +521,7 @@ def solve_blocks(
             f"got {values.dtype} of shape {values.shape}"
         )
     if engine == "numba":
-        ur_sweeps.compile_kernels()
+        compiled.compile_kernels()
         import numba
 
         threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
@@ -579,11 +579,11 @@ def solve_block(
 ) -> BlockStats:
     """Solve one block in place in ``values`` (indexed by rank), the blocks its moves lead
     to being solved already: the unit of work of :func:`solve_blocks` and of the Dask
-    graph (:mod:`.ur_dask`). Options as :func:`solve_blocks`.
+    graph (:mod:`.dask_plan`). Options as :func:`solve_blocks`.
     """
     engine = resolve_engine(engine)
     if engine == "numba":
-        ur_sweeps.compile_kernels()
+        compiled.compile_kernels()
         import numba
 
         threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
@@ -622,22 +622,22 @@ def peak_bytes(numbering: Numbering, memory: int | None = None) -> int:
 
 
 def solve_file(path, rules="finkel", pieces: int | None = None, **options) -> BlockSolution:
-    """:func:`solve_blocks` into a table file (:mod:`gamegraph.games.ur.value_file`).
+    """:func:`solve_blocks` into a table file (:mod:`gamegraph.games.ur.rank_table`).
 
     The blocks are written as they are solved to ``path + ".partial"``, which a later
     call with the same rules resumes from; when the last block is done the file gets
     its digest and is renamed to ``path``. ``options`` go to :func:`solve_blocks`.
 
     >>> import os, tempfile
-    >>> from gamegraph.games.ur.value_file import open_values
+    >>> from gamegraph.games.ur.rank_table import open_values
     >>> path = os.path.join(tempfile.mkdtemp(), "finkel-2.npy")
     >>> round(solve_file(path, "finkel", 2, progress=False).start_value, 6)
     0.518573
     >>> round(open_values(path).value("-/-"), 6), os.path.exists(path + ".partial")
     (0.518573, False)
     """
-    from .._files import check_output
-    from ..games.ur.value_file import start_partial
+    from ..._files import check_output
+    from .rank_table import start_partial
 
     check_output(path, (".npy",))
     numbering = Numbering(rule_set(rules, pieces))

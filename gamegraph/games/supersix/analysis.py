@@ -41,11 +41,12 @@ from functools import partial
 
 import numpy as np
 
-from .._extras import require
-from .._tables import Table, exact_digits, format_value
-from ..build import build
-from ..errors import InvalidArgumentError, UnknownNameError
-from ..games.supersix import (
+from ..._extras import require
+from ..._tables import Table, exact_digits, format_value
+from ...build import build
+from ...errors import InvalidArgumentError, UnknownNameError
+from ...solve import Solution, solve
+from . import (
     RULESETS,
     SOCKETS,
     DecisionTable,
@@ -53,7 +54,6 @@ from ..games.supersix import (
     decision_table,
     strategy_string,
 )
-from ..solve import Solution, solve
 
 #: The decision table's columns, as :meth:`SuperSixSolve.to_pandas` and the JSON file hold them.
 COLUMNS = ("b", "c", "o", "roll", "p_roll", "p_end", "margin", "p_choice")

@@ -1,10 +1,10 @@
 r"""Seeded matches between Ur agents on the positions themselves: no graph, any piece count.
 
-:mod:`.tournament` plays on the state numbers of a full-board graph, which costs about
+:mod:`.graph_match` plays on the state numbers of a full-board graph, which costs about
 1.2 kB a position to build: out of reach beyond 4 pieces. Here every live game is a
 position held in four integer arrays (:mod:`.moves`), and each throw's moves are made
 for all of them at once with the rank module's move function. The games are the same:
-the match loop is :func:`.tournament._play`, which draws the same random numbers in the
+the match loop is :func:`.graph_match._play`, which draws the same random numbers in the
 same order on either board, so with the same seed the same agents play the same games
 and win the same counts (the tests check it at 1 to 3 pieces).
 
@@ -19,8 +19,8 @@ Agents choose in one of two ways:
 and ``random`` draws afresh from the match's generator at every visit.
 
 A table is any solved table with ``values_of``: the memory-mapped ``.npy`` table of the
-block solver (:class:`~.value_file.ValueTable`, any size) or a
-:class:`~.table.SolvedTable`. With one, every decision (a throw with more than one legal
+block solver (:class:`~.rank_table.ValueTable`, any size) or a
+:class:`~.code_table.SolvedTable`. With one, every decision (a throw with more than one legal
 move) is measured against the optimum, as on the graph.
 
 Examples
@@ -40,9 +40,9 @@ from ..._checks import MAX_GAMES, check_choice, check_games, check_int
 from ..._progress import reporter
 from ...errors import InvalidArgumentError
 from .agents import Agent, as_agent
+from .graph_match import MAX_THROWS, MatchResult, RoundRobin, _check_names, _pairings, _play
 from .moves import moves_after, states
 from .rules import legal_moves, rule_set
-from .tournament import MAX_THROWS, MatchResult, RoundRobin, _check_names, _pairings, _play
 
 #: Choices remembered per agent asked one position at a time, at most.
 CACHE = 1_000_000
@@ -108,7 +108,7 @@ class _PositionTurn:
 
 
 class _PositionBoard:
-    """A match's games as positions ``(mover, a, opp, b)`` (see :func:`.tournament._play`)."""
+    """A match's games as positions ``(mover, a, opp, b)`` (see :func:`.graph_match._play`)."""
 
     def __init__(self, ruleset, table):
         self.ruleset = ruleset
@@ -167,7 +167,7 @@ def play_positions(
 ) -> MatchResult:
     """Play ``games`` games of agent ``a`` against agent ``b`` on positions, without a graph.
 
-    As :func:`.tournament.play_match` (the same games for the same seed), with the rules
+    As :func:`.graph_match.play_match` (the same games for the same seed), with the rules
     given by ``ruleset`` (a rule set, or its name with its own piece count) or by
     ``table``, which also serves ``optimal`` and measures every decision's loss.
     """
@@ -192,7 +192,7 @@ def round_robin_positions(
     games_for=None,
     progress=None,
 ) -> RoundRobin:
-    """Every pair of ``agents`` plays a match on positions: :func:`.tournament.round_robin`
+    """Every pair of ``agents`` plays a match on positions: :func:`.graph_match.round_robin`
     without a graph (the same rows for the same seed), at any piece count.
 
     Examples

@@ -4,7 +4,7 @@ A :class:`SolvedTable` pairs the sorted position codes of :mod:`.positions` with
 the probability that the side to move wins, as float64. It answers queries for any
 position (:meth:`SolvedTable.value`) and for every move after a throw
 (:meth:`SolvedTable.move_values`). Tables are made from a solution
-(:func:`table_from_solution`; :func:`gamegraph.analysis.ur.solve_table` builds and
+(:func:`table_from_solution`; :func:`gamegraph.games.ur.analysis.solve_table` builds and
 solves in one call).
 
 File format (little-endian), written to a temporary file and renamed into place::

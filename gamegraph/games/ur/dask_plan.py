@@ -1,4 +1,4 @@
-r"""The block plan of :mod:`.ur_blocks` as a Dask graph: Ur solved on a cluster.
+r"""The block plan of :mod:`.block_solver` as a Dask graph: Ur solved on a cluster.
 
 Each block of the numbering (:class:`gamegraph.games.ur.rank.Numbering`: the positions
 with the same pieces borne off, either side to move) is one task. A block's moves lead
@@ -8,7 +8,7 @@ same number of pieces borne off in all form a *wavefront*: they depend on none o
 other and can run at once on different workers.
 
 Values travel through the table file, not through Dask: every task maps the same
-``.partial`` file (:mod:`gamegraph.games.ur.value_file`, on storage every worker can
+``.partial`` file (:mod:`gamegraph.games.ur.rank_table`, on storage every worker can
 see), reads the blocks it depends on and writes its own. When every task is done the
 file gets its digest and is renamed into place, so a table made on a cluster is the
 same file, byte for byte, as one made in a single process with the same engine.
@@ -32,11 +32,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._extras import require
-from ..games.ur import value_file
-from ..games.ur.rank import Numbering
-from ..games.ur.rules import rule_set
-from . import ur_blocks
+from ..._extras import require
+from . import block_solver, rank_table
+from .rank import Numbering
+from .rules import rule_set
 
 
 def block_dependencies(numbering: Numbering) -> dict[int, tuple[int, ...]]:
@@ -67,9 +66,11 @@ def _solve_task(path, name, pieces, index, options, *_solved):
     """
     numbering = Numbering(rule_set(name, pieces))
     mapped = np.memmap(
-        path, dtype="<f8", mode="r+", offset=value_file.HEADER_BYTES, shape=(numbering.n_positions,)
+        path, dtype="<f8", mode="r+", offset=rank_table.HEADER_BYTES, shape=(numbering.n_positions,)
     )
-    stats = ur_blocks.solve_block(numbering, numbering.blocks[index], np.asarray(mapped), **options)
+    stats = block_solver.solve_block(
+        numbering, numbering.blocks[index], np.asarray(mapped), **options
+    )
     mapped.flush()
     del mapped
     return stats
@@ -90,15 +91,15 @@ def solve_on_dask(
     Parameters
     ----------
     path : str or os.PathLike
-        Where the table goes (a ``.npy`` file, :func:`~gamegraph.games.ur.value_file.open_values`
+        Where the table goes (a ``.npy`` file, :func:`~gamegraph.games.ur.rank_table.open_values`
         reads it); ``path + ".partial"`` is written meanwhile and must be on storage that
         every worker sees.
     rules, pieces
-        The rule set and pieces per side, as :func:`.ur_blocks.solve_blocks`.
+        The rule set and pieces per side, as :func:`.block_solver.solve_blocks`.
     client : distributed.Client, optional
         The cluster to run on; Dask's default scheduler when None.
     tol, engine
-        As :func:`.ur_blocks.solve_blocks`.
+        As :func:`.block_solver.solve_blocks`.
     threads : int or None
         Cores each task's numba engine uses (one per task by default: a worker runs
         several tasks at once).
@@ -108,7 +109,7 @@ def solve_on_dask(
     list of BlockStats
         One per block, in the numbering's order.
     """
-    from .._files import check_output
+    from ..._files import check_output
 
     check_output(path, (".npy",))
     dask = require("dask", "solving Ur on Dask", "dask")
@@ -116,10 +117,10 @@ def solve_on_dask(
     numbering = Numbering(ruleset)
     # Blocks may finish in any order: no prefix to resume from. The lock is held until the
     # table is in place, so another solve of the same file is refused meanwhile.
-    partial = value_file.start_partial(path, numbering, resume=False)
+    partial = rank_table.start_partial(path, numbering, resume=False)
     try:
         stats = _compute(dask, client, partial.path, numbering, tol, engine, threads)
-        values = np.memmap(partial.path, dtype="<f8", mode="r", offset=value_file.HEADER_BYTES,
+        values = np.memmap(partial.path, dtype="<f8", mode="r", offset=rank_table.HEADER_BYTES,
                            shape=(numbering.n_positions,))  # fmt: skip
     except BaseException:
         partial.close()

@@ -39,7 +39,7 @@ the numbering's order, each needing only itself and the blocks before it. In a b
    no move), made with the agents' own vectorised rules (:mod:`gamegraph.games.ur.moves`)
    a chunk of positions at a time, a chunk per core at once in threads: 16 int32 per
    pair of twins;
-2. *sweeps* along those choices, in the order of :func:`.ur_blocks.sweep_plan`: by
+2. *sweeps* along those choices, in the order of :func:`.block_solver.sweep_plan`: by
    progress (the sum of both sides' squares), highest first; every move but a capture
    raises the progress, so a sweep reads values updated in the same sweep except across
    captures (Gauss-Seidel). A position and its twin are solved together, exactly, seat
@@ -48,7 +48,7 @@ the numbering's order, each needing only itself and the blocks before it. In a b
    module's numba kernel (:func:`_sweep`), or one progress level at a time in numpy
    without numba (positions of one level never lead to each other).
 
-Stopping rule, that of :mod:`.ur_blocks` (:func:`.ur_blocks.settled`): a sweep changes no
+Stopping rule, that of :mod:`.block_solver` (:func:`.block_solver.settled`): a sweep changes no
 value by more than :math:`\delta_k`; with :math:`\rho` the larger of the last two ratios
 :math:`\delta_k / \delta_{k-1}` the distance to the fixed point is about
 :math:`\delta_k \rho / (1 - \rho)`, or none once :math:`\delta_k` is a thousandth of the
@@ -60,7 +60,7 @@ pieces: 2.2 GB for the values, 1.2 GB for its largest block (29.6 million positi
 
 Examples
 --------
->>> from gamegraph.analysis.ur import solve_table
+>>> from gamegraph.games.ur.analysis import solve_table
 >>> table = solve_table("finkel", pieces=2)
 >>> duel = ur_duel("greedy", table, progress=False)
 >>> round(duel.agent_first, 6), round(duel.optimum_first, 6), round(duel.match, 6)
@@ -76,16 +76,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._checks import check_int
-from .._extras import require
-from .._numba_cache import njit
-from .._progress import progress_bar
-from .._threads import limit_blas
-from ..errors import ConvergenceError, InvalidArgumentError
-from ..games.ur.agents import Agent, as_agent
-from ..games.ur.moves import moves_after
-from ..games.ur.rank import Numbering, rank, unrank
-from .ur_blocks import BATCH, Rate, resolve_engine, settled, sweep_plan
+from ..._checks import check_int
+from ..._extras import require
+from ..._numba_cache import njit
+from ..._progress import progress_bar
+from ..._threads import limit_blas
+from ...errors import ConvergenceError, InvalidArgumentError
+from .agents import Agent, as_agent
+from .block_solver import BATCH, Rate, resolve_engine, settled, sweep_plan
+from .moves import moves_after
+from .rank import Numbering, rank, unrank
 
 #: Items one core sweeps before taking the next group of a stage.
 GROUP = 512
@@ -147,7 +147,7 @@ class DuelSolution:
 
 
 # ---------------------------------------------------------------------------
-# One block: the choices of its items (:func:`.ur_blocks.sweep_plan`)
+# One block: the choices of its items (:func:`.block_solver.sweep_plan`)
 # ---------------------------------------------------------------------------
 def _codes(moves, index, numbering) -> np.ndarray:
     """The code of each row's ``index``-th legal move (:data:`NO_MOVE` without one)."""
@@ -385,7 +385,7 @@ def ur_duel(
         expectimax-D, optimal), or its name.
     table : SolvedTable or ValueTable
         The solved values the optimum plays by; a table of the block solver
-        (:func:`~gamegraph.games.ur.value_file.open_values`) for any piece count.
+        (:func:`~gamegraph.games.ur.rank_table.open_values`) for any piece count.
     tol : float
         Target distance of every value to the fixed point.
     engine : {"auto", "numba", "numpy"}

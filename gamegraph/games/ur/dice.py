@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from ._checks import check_int, is_whole
-from .errors import InvalidArgumentError, UnknownNameError
+from ..._checks import check_int, is_whole
+from ...errors import InvalidArgumentError, UnknownNameError
 
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 

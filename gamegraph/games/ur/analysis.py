@@ -4,9 +4,9 @@ The games package (:mod:`gamegraph.games.ur`) knows the rules and reads tables; 
 happens here, one layer up:
 
 * :func:`solve_table` builds and solves every position of a rule set into a
-  :class:`~gamegraph.games.ur.table.SolvedTable`;
+  :class:`~gamegraph.games.ur.code_table.SolvedTable`;
 * :func:`exact_win_probability` is the exact value a tournament between two
-  deterministic agents estimates (:mod:`gamegraph.games.ur.tournament`);
+  deterministic agents estimates (:mod:`gamegraph.games.ur.graph_match`);
 * :func:`borne_off_map` turns a table into win probabilities by pieces borne off, the
   data :mod:`gamegraph.renderers.ur_figures` draws.
 
@@ -23,16 +23,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..build import build
-from ..errors import InvalidArgumentError
-from ..games.ur.agents import as_agent
-from ..games.ur.game import Ur
-from ..games.ur.positions import decode
-from ..games.ur.rules import UrState
-from ..games.ur.table import SolvedTable, table_from_solution
-from ..graph import StateGraph
-from ..policy import Policy
-from ..solve import evaluate, solve
+from ...analysis.duel import seated_graph
+from ...build import build
+from ...errors import InvalidArgumentError
+from ...graph import StateGraph
+from ...policy import Policy
+from ...solve import evaluate, solve
+from .agents import as_agent
+from .code_table import SolvedTable, table_from_solution
+from .game import Ur
+from .positions import decode
+from .rules import UrState
 
 
 def solve_table(rules="finkel", pieces: int | None = None, *, tol: float = 1e-13) -> SolvedTable:
@@ -55,9 +56,10 @@ def exact_win_probability(graph: StateGraph, a, b, *, table=None) -> float:
     """The exact probability that deterministic agent ``a``, moving first from the start,
     beats ``b``: the value of the two-seat Markov chain the pair makes of ``graph``.
 
-    The two-seat graph holds every state twice, once with A to move and once with B;
-    each outcome keeps its options, the turn passing between the copies, and A's copy
-    is evaluated under A's choices, B's under B's (:func:`gamegraph.evaluate`).
+    The two-seat graph (:func:`gamegraph.analysis.seated_graph`) holds every state twice,
+    once with A to move and once with B; each outcome keeps its options, the turn passing
+    between the copies, and A's copy is evaluated under A's choices, B's under B's
+    (:func:`gamegraph.evaluate`).
 
     >>> from gamegraph import build, evaluate
     >>> from gamegraph.games.ur import Ur
@@ -72,29 +74,7 @@ def exact_win_probability(graph: StateGraph, a, b, *, table=None) -> float:
     """
     agents = [as_agent(x, graph.rules.ruleset, table=table) for x in (a, b)]
     policies = [x.policy(graph) for x in agents]
-    n, k, m = graph.n_states, graph.n_outcomes, graph.n_options
-    seat = np.repeat([0, 1], m)
-    passes = np.tile(graph.option_passes, 2)
-    target = np.tile(graph.option_target, 2) + n * (seat ^ passes)
-    terminal = np.tile(graph.terminal, 2)
-    doubled = StateGraph(
-        rules=graph.rules,
-        states=range(2 * n),
-        start=graph.start,
-        outcome_ptr=np.concatenate([graph.outcome_ptr, graph.outcome_ptr[1:] + k]),
-        outcome_weight=np.tile(graph.outcome_weight, 2),
-        denominator=graph.denominator,
-        option_ptr=np.concatenate([graph.option_ptr, graph.option_ptr[1:] + m]),
-        option_target=target,
-        option_move=np.tile(graph.option_move, 2),
-        option_passes=passes,
-        terminal=terminal,
-        terminal_value=np.tile(graph.terminal_value, 2),
-        terminal_exact={
-            **graph.terminal_exact,
-            **{i + n: v for i, v in graph.terminal_exact.items()},
-        },
-    )
+    doubled = seated_graph(graph)  # A moves in seat 0, B in seat 1
     choice = np.concatenate([policies[0].choice, policies[1].choice])
     return float(
         evaluate(doubled, Policy(choice, name=f"{agents[0].name}-{agents[1].name}")).values[
@@ -130,7 +110,7 @@ class BorneOffMap:
 
 
 def borne_off_map(table) -> BorneOffMap:
-    """Values of a :class:`~gamegraph.games.ur.table.SolvedTable` by pieces borne off.
+    """Values of a :class:`~gamegraph.games.ur.code_table.SolvedTable` by pieces borne off.
 
     >>> m = borne_off_map(solve_table("finkel", pieces=2))
     >>> m.empty.round(4).tolist(), m.count.tolist()

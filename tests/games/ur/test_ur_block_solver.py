@@ -3,7 +3,7 @@
 The explicit graph (:func:`gamegraph.build` then :func:`gamegraph.solve`) stays the
 reference: every position it holds must have the same value here to 1e-12
 (``tests/ur_agree.py`` compares them). Four pieces (2.6 to 6.1 million positions,
-minutes and gigabytes per rule set) are checked in ``test_ur_blocks_slow.py``, marked
+minutes and gigabytes per rule set) are checked in ``test_ur_block_solver_slow.py``, marked
 ``slow``: ``make test-slow`` runs them.
 """
 
@@ -13,10 +13,9 @@ import numpy as np
 import pytest
 from ur_agree import agreement
 
-from gamegraph.analysis import ur_blocks
-from gamegraph.analysis.ur_blocks import BlockSolution, solve_blocks, sweep_plan
 from gamegraph.errors import InvalidArgumentError
-from gamegraph.games.ur import RULESETS, rule_set
+from gamegraph.games.ur import RULESETS, block_solver, rule_set
+from gamegraph.games.ur.block_solver import BlockSolution, solve_blocks, sweep_plan
 from gamegraph.games.ur.rank import Numbering, progress, unrank
 
 numba = pytest.importorskip("numba")
@@ -42,7 +41,7 @@ def test_moves_made_again_agree_with_the_explicit_graph(name):
 def test_some_moves_stored_agree_with_the_explicit_graph(name, monkeypatch):
     """With room for about half its moves, a block stores the first groups' moves and
     makes the others again."""
-    monkeypatch.setattr(ur_blocks, "move_room", lambda block, memory: 4 * 7 * block.size)
+    monkeypatch.setattr(block_solver, "move_room", lambda block, memory: 4 * 7 * block.size)
     found = agreement(name, 3, engine="numba")
     assert found.gap <= 1e-12, found
     assert found.start_gap <= 1e-12, found

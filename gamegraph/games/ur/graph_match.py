@@ -13,7 +13,7 @@ Each agent's choices come from, in order of preference:
   outcome (gain, and any agent without a vectorised form);
 * a fresh uniform draw from the match's generator at every visit (random).
 
-With a :class:`~.table.SolvedTable` the match also measures every
+With a :class:`~.code_table.SolvedTable` the match also measures every
 decision (a throw offering more than one legal move) against the optimum: the *loss* of
 a move is the win probability of the best move minus that of the move played, both
 read from the table. Its mean over a side's decisions is 0 for the optimal agent and
@@ -21,7 +21,7 @@ positive for anything that errs; a move counts as non-optimal when it loses more
 :data:`LOSS_TOLERANCE`.
 
 Win rates carry Wilson 95 % intervals (:func:`gamegraph._stats.wilson_interval`, the
-same as Monte Carlo simulation's). :func:`gamegraph.analysis.ur.exact_win_probability`
+same as Monte Carlo simulation's). :func:`gamegraph.games.ur.analysis.exact_win_probability`
 gives the exact value the Monte Carlo estimates for two deterministic agents, by
 evaluating the Markov chain of the two-seat game.
 
@@ -452,7 +452,7 @@ def _check_graph(graph):
 
 def _play(board, choosers, *, games, seed, batch=100_000, max_throws=100_000, progress=None):
     """The match itself (see :func:`play_match`), on any *board*: the graph's state numbers
-    (:class:`_GraphBoard`) or positions themselves (:mod:`.match`).
+    (:class:`_GraphBoard`) or positions themselves (:mod:`.position_match`).
 
     A board gives ``numerators`` and ``denominator`` of the throws, ``measured``,
     ``start(size)`` (the games' states), ``throw(state, live, k)`` (a turn: ``counts`` of

@@ -3,7 +3,7 @@
 2.6 to 6.2 million positions per rule set, minutes and a few GiB each (the explicit
 graph's build and solve, then the block solve), so they are marked ``slow``:
 ``make test`` leaves them out and ``make test-slow`` runs them, two rule sets at once.
-1 to 3 pieces are checked in ``test_ur_blocks.py`` with the same comparison
+1 to 3 pieces are checked in ``test_ur_block_solver.py`` with the same comparison
 (``tests/ur_agree.py``).
 """
 
@@ -21,7 +21,7 @@ numba = pytest.importorskip("numba")
 @pytest.mark.parametrize("name", RULESETS)
 def test_four_pieces_agree_with_the_explicit_graph(name):
     # One numba thread: `make test-slow` runs two of these at once on two cores (the
-    # values do not depend on the thread count: test_ur_blocks.py checks 1 against 2).
+    # values do not depend on the thread count: test_ur_block_solver.py checks 1 against 2).
     found = agreement(name, 4, threads=1)
     print(
         f"{name} 4 pieces: {found.positions:,} positions, largest difference "

@@ -33,7 +33,7 @@ Three passes over a block's items:
   longer be best, and changes the choice where another move is better.
 
 The items of a sweep are cut into *stages* at progress boundaries
-(:func:`gamegraph.analysis.ur_blocks.sweep_stages`); the cores share a stage of more
+(:func:`gamegraph.games.ur.block_solver.sweep_stages`); the cores share a stage of more
 than ``serial`` items in interleaved groups (:data:`GROUP` items, or fewer so that each
 core has :data:`SPLIT` of them), the stage ending with a barrier, and one core sweeps a
 smaller stage in order. A stage the cores share is one progress level, whose positions
@@ -42,7 +42,7 @@ whatever the number of cores and whichever core writes it when (the largest chan
 maximum, which no order changes). :func:`improve` writes no value, and each item only
 its own choices.
 Without numba the same functions run as plain Python (slow: tests and tiny blocks only;
-:mod:`gamegraph.analysis.ur_blocks` has a numpy path for small sizes).
+:mod:`gamegraph.games.ur.block_solver` has a numpy path for small sizes).
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._extras import require
-from .._numba_cache import njit
-from ..games.ur import rank as _rank
+from ..._extras import require
+from ..._numba_cache import njit
+from . import rank as _rank
 
 #: Items one core sweeps before taking the next group of a stage (at most).
 GROUP = 512
