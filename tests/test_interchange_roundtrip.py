@@ -32,7 +32,6 @@ from gamegraph.games.supersix import SuperSix
 from gamegraph.games.supersix.state import SixState
 from gamegraph.games.ur import Ur
 from gamegraph.interchange import (
-    _node_link_keyword,  # the keyword networkx 3.4 renamed
     from_networkx,
     read_graphml,
     read_json,
@@ -40,6 +39,7 @@ from gamegraph.interchange import (
     write_graphml,
     write_json,
 )
+from gamegraph.interchange.node_link import _node_link_keyword  # networkx 3.4 renamed it
 
 JACKPOT_OPTIMUM = Fraction(14103327415, 176319369216)  # tests/test_solve.py
 HILO_WIN = Fraction(660001525, 8264970432)  # tests/test_interchange.py

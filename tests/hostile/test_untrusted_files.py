@@ -29,6 +29,9 @@ from gamegraph import interchange as ic
 from gamegraph.errors import InvalidArgumentError, InvalidRulesError
 from gamegraph.games.supersix import SuperSix
 from gamegraph.games.ur import Ur
+from gamegraph.interchange import state_types
+from gamegraph.interchange.graphml import _graphml_text
+from gamegraph.interchange.records import _Records
 from gamegraph.rules import Option, Outcome, Rules
 
 ENCODING = {"edge": {"probability": "fraction"}, "graph": {}, "node": {"state": "python"}}
@@ -55,7 +58,7 @@ def node_link(types: dict, states: list[str], edges=(), encoding=ENCODING) -> di
 
 def graphml(types: dict, states: list[str]) -> str:
     """The GraphML write_graphml would give for these records."""
-    g = ic._Records(
+    g = _Records(
         {"gamegraph_encoding": json.dumps(ENCODING), "gamegraph_types": json.dumps(types)},
         [(str(i), {"state": s}) for i, s in enumerate(states)],
         [],
@@ -65,7 +68,7 @@ def graphml(types: dict, states: list[str]) -> str:
             "edge": {},
         },
     )
-    return ic._graphml_text(g)
+    return _graphml_text(g)
 
 
 @pytest.fixture
@@ -75,11 +78,11 @@ def imports(monkeypatch):
     real = importlib.import_module
 
     def recording(name, *args, **kwargs):
-        if sys._getframe(1).f_globals.get("__name__") == ic.__name__:
+        if sys._getframe(1).f_globals.get("__name__") == state_types.__name__:
             seen.append(name)
         return real(name, *args, **kwargs)
 
-    monkeypatch.setattr(ic.importlib, "import_module", recording)
+    monkeypatch.setattr(state_types.importlib, "import_module", recording)
     return seen
 
 
