@@ -272,14 +272,19 @@ def add_width(parser, what: str = "the diagram") -> None:
     )
 
 
-def finite_json(payload) -> str:
-    """``payload`` as JSON; a NaN or an infinity is refused, never written as bare ``NaN``.
+def finite_json(payload, indent: int | None = None) -> str:
+    """``payload`` as JSON (``indent`` as :func:`json.dumps` takes it); a NaN or an
+    infinity is refused, never written as bare ``NaN``.
 
     >>> finite_json({"value": 0.5})
     '{"value": 0.5}'
+    >>> finite_json({"value": float("nan")})
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.InvalidArgumentError: a result is not a finite number (NaN or infinity), ...
     """
     try:
-        return json.dumps(payload, allow_nan=False)
+        return json.dumps(payload, indent=indent, allow_nan=False)
     except ValueError:
         raise InvalidArgumentError(
             "a result is not a finite number (NaN or infinity), which JSON cannot hold"

@@ -1,35 +1,45 @@
-"""``gamegraph jackpot ...``: exact agent values, Monte Carlo, and the game graph drawn."""
+"""``gamegraph jackpot ...``: exact agent values, Monte Carlo, and the game graph drawn.
+
+The work is :mod:`gamegraph.games.jackpot.analysis`'s; this module reads the arguments
+and prints its results.
+"""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .._checks import MAX_GAMES
+from ..errors import InvalidArgumentError
 from ._common import (
     FORMATS,
     Parser,
     add_quiet,
     add_seed,
     add_width,
+    finite_json,
     games,
     probability,
     whole,
 )
 from .report import add_report_command
 
+GRAPH_VIEWS = ("full", "likely", "threshold", "around", "diff")
+#: The most moves `graph --view around --depth` draws on each side of the position
+#: (:data:`gamegraph.games.jackpot.analysis.MAX_DEPTH`, without importing it here).
+MAX_DEPTH = 50
+#: The policies `layers` compares unless told otherwise.
+LAYER_AGENTS = ("min", "last", "hilo", "optimal")
+
 
 def add_commands(subparsers) -> None:
     """Register the jackpot subcommands on the top-level ``GAME`` subparsers."""
     from ..games.jackpot import AGENTS
-    from ..renderers.dot import EXTENSIONS, STYLES, WEIGHTS
+    from .explore import add_explore
 
     jackpot = subparsers.add_parser("jackpot", help="the Jackpot dice game (one player, 9 cells)")
     commands = jackpot.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )
-    from .explore import add_explore
-
     add_explore(commands, "jackpot")
     add_report_command(commands, "jackpot")
     agents = tuple(AGENTS) + ("optimal",)
@@ -53,7 +63,13 @@ def add_commands(subparsers) -> None:
     add_quiet(simulate)
     simulate.set_defaults(run=_simulate)
 
+    _add_graph(commands, agents)
+    _add_layers(commands, agents)
+
+
+def _add_graph(commands, agents) -> None:
     from ..analysis.pruning import MAX_PATHS
+    from ..renderers.dot import EXTENSIONS, STYLES, WEIGHTS
 
     graph = commands.add_parser("graph", help="draw an agent's game graph (DOT, PNG, SVG, PDF)")
     graph.add_argument("--agent", choices=agents, default="hilo")
@@ -120,7 +136,8 @@ def add_commands(subparsers) -> None:
     add_width(graph)
     graph.set_defaults(run=_graph)
 
-    layer_agents = ("min", "last", "hilo", "optimal")  # the default comparison
+
+def _add_layers(commands, agents) -> None:
     layers = commands.add_parser(
         "layers",
         help="layer by layer: positions reached, reach probability and where games are lost",
@@ -129,9 +146,9 @@ def add_commands(subparsers) -> None:
         "--agents",
         nargs="+",
         choices=agents,
-        default=list(layer_agents),
+        default=list(LAYER_AGENTS),
         metavar="AGENT",
-        help=f"policies to compare, from {', '.join(agents)} (default {' '.join(layer_agents)})",
+        help=f"policies to compare, from {', '.join(agents)} (default {' '.join(LAYER_AGENTS)})",
     )
     layers.add_argument(
         "-o",
@@ -149,111 +166,27 @@ def add_commands(subparsers) -> None:
     layers.set_defaults(run=_layers)
 
 
-def _setup():
-    from ..build import build
-    from ..games.jackpot import AGENTS, Jackpot
-
-    return build(Jackpot()), AGENTS
-
-
-def _policy(graph, agents, name, solution=None):
-    from ..policy import Policy
-    from ..solve import solve
-
-    if name == "optimal":
-        return (solution or solve(graph, exact=True)).policy
-    return Policy.from_agent(graph, agents[name], name=name)
+def _write(out, result, form: str) -> None:
+    """A result as indented JSON (NaN refused) or as its text."""
+    text = finite_json(result.as_dict(), indent=2) + "\n" if form == "json" else result.to_text()
+    out.write(text)
 
 
 def _analyse(args, out):
-    from ..analysis import compare_policies
+    from ..games.jackpot.analysis import compare_agents
 
-    graph, agents = _setup()
-    rows = compare_policies(graph, agents, exact=True)
-    if args.format == "json":
-        payload = {
-            "game": "jackpot",
-            "states": graph.n_states,
-            "agents": {row.name: row.as_dict() for row in rows},
-        }
-        out.write(json.dumps(payload, indent=2) + "\n")
-        return
-    out.write(f"Jackpot, {graph.n_states} positions: exact win probability of each policy\n\n")
-    out.write(f"{'policy':<9} {'win probability':>30}   {'percent':>8}\n")
-    for row in rows:
-        fraction = f"{row.win.numerator}/{row.win.denominator}"
-        out.write(f"{row.name:<9} {fraction:>30}   {row.percent:>8.4f} %\n")
+    _write(out, compare_agents(), args.format)
 
 
 def _simulate(args, out):
-    from ..build import build
-    from ..games.jackpot import AGENTS, Jackpot
-    from ..simulate import simulate
-    from ..solve import evaluate, solve
+    from ..games.jackpot.analysis import simulate_agent
 
-    graph, agents = build(Jackpot(), progress=args.progress), AGENTS
-    optimum = solve(graph, exact=True, progress=args.progress) if args.agent == "optimal" else None
-    policy = _policy(graph, agents, args.agent, optimum)
-    result = simulate(graph, policy, games=args.games, seed=args.seed, progress=args.progress)
-    exact = evaluate(graph, policy, exact=True, progress=args.progress).start_value
-    low, high = result.interval()
-    if args.format == "json":
-        payload = {
-            "game": "jackpot",
-            "agent": args.agent,
-            "games": result.games,
-            "seed": args.seed,
-            "wins": result.wins,
-            "unfinished": result.unfinished,
-            "estimate": result.estimate,
-            "interval95": [low, high],
-            "exact": f"{exact.numerator}/{exact.denominator}",
-            "exact_percent": 100 * float(exact),
-            "seconds": result.seconds,
-        }
-        out.write(json.dumps(payload, indent=2) + "\n")
-        return
-    inside = "inside" if low <= exact <= high else "OUTSIDE"
-    out.write(
-        f"{args.agent}: won {int(result.wins):,} of {result.games:,} games = "
-        f"{100 * result.estimate:.4f} % (95 % interval {100 * low:.4f} .. {100 * high:.4f} %)\n"
-        f"exact {100 * float(exact):.4f} % ({inside} the interval); "
-        f"seed {args.seed}; {result.seconds:.2f} s, "
-        f"{result.games / max(result.seconds, 1e-9):,.0f} games/s\n"
-    )
-    if result.unfinished:
-        out.write(f"{result.note}\n")
-
-
-GRAPH_VIEWS = ("full", "likely", "threshold", "around", "diff")
-#: The most moves `graph --view around --depth` draws on each side of the position.
-MAX_DEPTH = 50
-
-
-def _position(text: str, rules) -> int:
-    """A Jackpot position from the cells still open (``2579``, ``'2 5 7 9'``, ``2,5,7,9``),
-    or START / WIN: ASCII only (Python's ``int`` and ``upper`` would also read other
-    scripts' digits, and ``'ſtart'.upper()`` is ``'START'``).
-    """
-    from ..errors import InvalidArgumentError
-
-    name = text.strip().upper() if text.isascii() else ""
-    if name in ("START", "WIN"):
-        return 0 if name == "START" else rules.full
-    digits = "".join(name.replace(",", " ").split())
-    cells = [int(c) for c in digits] if digits.isdigit() else None
-    if not cells or len(set(cells)) != len(cells) or not all(1 <= c <= rules.cells for c in cells):
-        raise InvalidArgumentError(
-            f"--around {text!r}: expected the cells still open, each of 1 to {rules.cells} "
-            "once (e.g. 2579 or '2 5 7 9'), or START or WIN"
-        )
-    return rules.full ^ sum(1 << (c - 1) for c in cells)
+    result = simulate_agent(args.agent, games=args.games, seed=args.seed, progress=args.progress)
+    _write(out, result, args.format)
 
 
 def _check_view_options(args) -> str:
     """The view asked for, after checking that its options go with it (before any work)."""
-    from ..errors import InvalidArgumentError
-
     view = "diff" if args.diff else args.view
     if args.diff and args.view not in ("full", "diff"):
         raise InvalidArgumentError(f"--diff is --view diff; it cannot go with --view {args.view}")
@@ -278,44 +211,47 @@ def _check_view_options(args) -> str:
     return view
 
 
+def _drawing(args, view: str):
+    """What the diagram shows, with --around's errors in the command line's words."""
+    from ..games.jackpot import parse_position
+    from ..games.jackpot.analysis import NotReachedError, jackpot_drawing
+
+    around = None
+    if args.around is not None:
+        try:
+            around = parse_position(args.around)
+        except InvalidArgumentError as error:
+            raise InvalidArgumentError(f"--around {error}") from None
+    try:
+        return jackpot_drawing(
+            args.agent,
+            view,
+            paths=args.paths,
+            min_reach=args.min_reach,
+            around=around,
+            depth=args.depth,
+        )
+    except NotReachedError as error:
+        raise InvalidArgumentError(f"--around {args.around}: {error}") from None
+
+
 def _graph(args, out):
     from .._files import check_output
-    from ..analysis import likely_paths, neighbourhood, policy_diff, policy_view, reach_above
-    from ..errors import InvalidArgumentError
     from ..renderers.dot import EXTENSIONS, policy_diff_dot, policy_dot
-    from ..solve import evaluate, solve
 
     check_output(args.output, EXTENSIONS)  # fail before any work
     view = _check_view_options(args)
-    graph, agents = _setup()
-    if args.around is not None:
-        around = graph.state_number(_position(args.around, graph.rules))
-    solution = solve(graph, exact=True) if (view == "diff" or args.agent == "optimal") else None
-    policy = _policy(graph, agents, args.agent, solution)
-    win = evaluate(graph, policy, exact=True).start_value
-    percent = f"{100 * float(win):.4f} %"
-    if view == "diff":
-        diagram = policy_diff_dot(graph, policy_diff(solution, policy, name=args.agent))
+    drawing = _drawing(args, view)
+    if drawing.diff is not None:
+        diagram = policy_diff_dot(drawing.graph, drawing.diff)
     else:
-        drawn = policy_view(graph, policy, reach=True)
-        selection = None
-        if view == "likely":
-            selection = likely_paths(drawn.chain, args.paths or 10)
-        elif view == "threshold":
-            selection = reach_above(drawn.chain, drawn.reach, args.min_reach or 0.02)
-        elif view == "around":
-            if drawn.reach.reach_probability[around] == 0:
-                raise InvalidArgumentError(
-                    f"--around {args.around}: {args.agent} never reaches that position"
-                )
-            selection = neighbourhood(drawn.chain, around, args.depth or 2)
         diagram = policy_dot(
-            drawn,
-            title=f"Jackpot: {args.agent} ({percent} wins)",
+            drawing.drawn,
+            title=drawing.title,
             style=args.style,
             weights=args.weights,
             show_reach=args.reach,
-            selection=selection,
+            selection=drawing.selection,
         )
     if args.width is not None:
         diagram = diagram.at_width(args.width, instead=SMALLER_VIEWS[view])
@@ -335,29 +271,20 @@ SMALLER_VIEWS = {
 
 
 def _layers(args, out):
-    from ..analysis import layer_summary
+    from ..games.jackpot.analysis import compare_layers
 
     if args.output:
         from .._files import check_output
         from ..renderers.figures import EXTENSIONS
 
         check_output(args.output, EXTENSIONS)  # fail before any work
-    graph, agents = _setup()
-    names = list(dict.fromkeys(args.agents))  # repeated names once, in order
-    solution = None
-    if "optimal" in names:
-        from ..solve import solve
-
-        solution = solve(graph, exact=True)
-    summary = layer_summary(
-        graph, {name: _policy(graph, agents, name, solution) for name in names}, exact=True
-    )
+    summary = compare_layers(args.agents)
     if args.output:
         from ..renderers.figures import layer_summary_figure, save
 
         save(layer_summary_figure(summary), args.output)
         out.write(f"wrote {args.output}\n")
     elif args.format == "json":
-        out.write(json.dumps(summary.as_dict(), indent=2) + "\n")
+        out.write(finite_json(summary.as_dict(), indent=2) + "\n")
     else:
         out.write(summary.table().to_text() + "\n")

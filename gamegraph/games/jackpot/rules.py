@@ -1,4 +1,4 @@
-"""Jackpot, the one-player dice game played on a Shut-the-Box board (Thai bar rules).
+"""Jackpot's rules: the one-player dice game played on a Shut-the-Box board (Thai bar rules).
 
 Nine cells, all down at the start. Each turn two dice are thrown; a roll (A, B) offers
 the cells ``[A, B, A+B]`` in that order, the sum only when it names a cell, keeping
@@ -8,17 +8,6 @@ game is lost. Flipping all nine wins.
 A state is the set of flipped cells as a bit mask: cell c is bit c-1, so the number of a
 position is the reference's board index (cells 2 and 4 up: 2 + 8 = 10). Layer n holds
 the positions with n cells up. The graph is a DAG of 2**cells positions.
-
-The six agents take the offered list as the rules give it:
-
-========  ===========================================================
-min       the lowest cell offered
-max       the highest cell offered
-first     the first cell of the list (die A when still down)
-last      the last cell of the list (the sum whenever it is offered)
-hilo      the first of 9, 8, 7, 1, 2, 3, 4, 5, 6 that is offered
-hilo2     the highest cell if it is above 6, otherwise the lowest
-========  ===========================================================
 """
 
 from __future__ import annotations
@@ -26,8 +15,9 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from .._checks import check_int
-from ..rules import Option, Outcome, Rules
+from ..._checks import check_int
+from ...errors import InvalidArgumentError
+from ...rules import Option, Outcome, Rules
 
 
 class Jackpot(Rules):
@@ -118,59 +108,32 @@ class Jackpot(Rules):
         return [c for c in range(1, self.cells + 1) if state >> (c - 1) & 1]
 
 
-def _cells(options):
-    return [o.move for o in options]
+def parse_position(text: str, rules: Jackpot | None = None) -> int:
+    """A position from the cells still open, as :meth:`Jackpot.label` writes them
+    (``2579``, ``'2 5 7 9'``, ``2,5,7,9``), or START / WIN.
 
+    ASCII only: Python's ``int`` and ``upper`` would also read other scripts' digits, and
+    ``'ſtart'.upper()`` is ``'START'``.
 
-def agent_min(state, options):
-    cells = _cells(options)
-    return cells.index(min(cells))
-
-
-def agent_max(state, options):
-    cells = _cells(options)
-    return cells.index(max(cells))
-
-
-def agent_first(state, options):
-    return 0
-
-
-def agent_last(state, options):
-    return len(options) - 1
-
-
-HILO_PRIORITY = (9, 8, 7, 1, 2, 3, 4, 5, 6)
-
-
-def agent_hilo(state, options):
-    cells = _cells(options)
-    rank = {cell: i for i, cell in enumerate(HILO_PRIORITY)}
-    return min(range(len(cells)), key=lambda i: rank.get(cells[i], len(rank) + cells[i]))
-
-
-def agent_hilo2(state, options):
-    cells = _cells(options)
-    high = max(cells)
-    return cells.index(high if high > 6 else min(cells))
-
-
-AGENTS = {
-    "min": agent_min,
-    "max": agent_max,
-    "first": agent_first,
-    "last": agent_last,
-    "hilo": agent_hilo,
-    "hilo2": agent_hilo2,
-}
-"""The six agents of the reference analysis, by name."""
-
-PUBLISHED_PERCENT = {
-    "min": "1.3306",
-    "max": "4.7706",
-    "first": "1.3105",
-    "last": "5.2248",
-    "hilo": "7.9855",
-    "hilo2": "7.9855",
-}
-"""Win percentages the reference README prints, four decimals."""
+    >>> rules = Jackpot()
+    >>> parse_position("START", rules), parse_position("2 5,7 9", rules), parse_position("win")
+    (0, 173, 511)
+    >>> rules.label(173)
+    '2 5 7 9'
+    >>> parse_position("2 2")
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.InvalidArgumentError: '2 2': expected the cells still open, ...
+    """
+    rules = Jackpot() if rules is None else rules
+    name = text.strip().upper() if text.isascii() else ""
+    if name in ("START", "WIN"):
+        return 0 if name == "START" else rules.full
+    digits = "".join(name.replace(",", " ").split())
+    cells = [int(c) for c in digits] if digits.isdigit() else None
+    if not cells or len(set(cells)) != len(cells) or not all(1 <= c <= rules.cells for c in cells):
+        raise InvalidArgumentError(
+            f"{text!r}: expected the cells still open, each of 1 to {rules.cells} "
+            "once (e.g. 2579 or '2 5 7 9'), or START or WIN"
+        )
+    return rules.full ^ sum(1 << (c - 1) for c in cells)
