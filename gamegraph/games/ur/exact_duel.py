@@ -78,7 +78,7 @@ import numpy as np
 
 from ..._checks import check_int
 from ..._extras import require
-from ..._numba_cache import njit
+from ..._numba_cache import compile_kernels
 from ..._progress import progress_bar
 from ..._threads import limit_blas
 from ...errors import ConvergenceError, InvalidArgumentError
@@ -86,6 +86,7 @@ from .agents import Agent, as_agent
 from .block_solver import BATCH, Rate, resolve_engine, settled, sweep_plan
 from .moves import moves_after
 from .rank import Numbering, rank, unrank
+from .sweeps import prefer_workqueue
 
 #: Items one core sweeps before taking the next group of a stage.
 GROUP = 512
@@ -285,25 +286,18 @@ def _sweep(
 
 
 prange = range
-_compiled = {}
+_compiled = False
 
 
 def _numba_sweep():
     """:func:`_sweep` compiled (once, then cached on disk), on numba's ``workqueue``
-    threading layer unless ``NUMBA_THREADING_LAYER`` says otherwise.
+    threading layer (:func:`.sweeps.prefer_workqueue`).
     """
-    if "sweep" not in _compiled:
-        import os
-
+    if not _compiled:
         numba = require("numba", "the compiled Ur duel", "fast")
-        if "NUMBA_THREADING_LAYER" not in os.environ:
-            numba.config.THREADING_LAYER = "workqueue"
-        module = globals()
-        for name in ("_term", "_item"):
-            module[name] = njit(numba)(module[name])
-        module["prange"] = numba.prange
-        _compiled["sweep"] = njit(numba, parallel=True)(_sweep)
-    return _compiled["sweep"]
+        prefer_workqueue(numba)
+        compile_kernels(globals(), numba, plain=("_term", "_item"), parallel=("_sweep",))
+    return _sweep
 
 
 def _numpy_sweep(order, twin, x, y, choices, probabilities, zero, levels):

@@ -54,7 +54,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..._extras import require
-from ..._numba_cache import njit
+from ..._numba_cache import compile_kernels as compile_module
 from . import rank as _rank
 
 #: Items one core sweeps before taking the next group of a stage (at most).
@@ -129,47 +129,37 @@ def available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def compile_kernels() -> None:
-    """Swap the sweeps below for their numba versions (compiled once, then cached on disk).
-
-    The threading layer is numba's ``workqueue`` unless ``NUMBA_THREADING_LAYER`` says
-    otherwise: OpenMP's costs 5-8 ms per parallel region here.
+def prefer_workqueue(numba) -> None:
+    """Run numba's parallel loops on its ``workqueue`` threading layer, unless
+    ``NUMBA_THREADING_LAYER`` says otherwise: OpenMP's costs 5-8 ms per parallel region
+    here, and a block is hundreds of them.
     """
-    global _compiled
+    if "NUMBA_THREADING_LAYER" not in os.environ:
+        numba.config.THREADING_LAYER = "workqueue"
+
+
+def compile_kernels() -> None:
+    """Swap the sweeps below for their numba versions (compiled once, then cached on disk),
+    on the ``workqueue`` threading layer (:func:`prefer_workqueue`).
+    """
     if _compiled:
         return
     numba = require("numba", "the compiled Ur block solver", "fast")
-    if "NUMBA_THREADING_LAYER" not in os.environ:
-        numba.config.THREADING_LAYER = "workqueue"
-    module = globals()
-    # The rules' helpers are inlined: a call would count references to every table.
-    for name, function in (("rank", _rank.rank), ("unrank", _rank.unrank), ("move", _rank.move)):
-        module[name] = njit(numba, inline="always")(function)
-    for name in (
-        "_list_moves",
-        "_list_item",
-        "_read_moves",
-        "_read_stored",
-        "_choose_again",
-        "_pick",
-        "_margin",
-        "_grade",
-        "_chosen_value",
-        "_chosen",
-        "_pair",
-        "_buffers",
-        "_group_size",
-    ):
-        module[name] = njit(numba, inline="always")(module[name])
-    # Each range is compiled once, with its helpers inlined; the parallel sweeps call it
-    # per group of items (inlining it there too made numba's compile take minutes).
-    for name in ("_full_range", "_policy_range", "_improve_range", "_record_range",
-                 "_improve_stored_range"):  # fmt: skip
-        module[name] = njit(numba)(module[name])
-    module["prange"] = numba.prange
-    for name in ("_full", "_policy", "_improve", "_record"):
-        module[name] = njit(numba, parallel=True)(module[name])
-    _compiled = True
+    prefer_workqueue(numba)
+    compile_module(
+        globals(),
+        numba,
+        # The rules' helpers (rank, unrank, move) are inlined: a call would count
+        # references to every table.
+        inline=("rank", "unrank", "move", "_list_moves", "_list_item", "_read_moves",
+                "_read_stored", "_choose_again", "_pick", "_margin", "_grade",
+                "_chosen_value", "_chosen", "_pair", "_buffers", "_group_size"),
+        # Each range is compiled once, with its helpers inlined; the parallel sweeps call
+        # it per group of items (inlining it there too made numba's compile take minutes).
+        plain=("_full_range", "_policy_range", "_improve_range", "_record_range",
+               "_improve_stored_range"),
+        parallel=("_full", "_policy", "_improve", "_record"),
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
