@@ -102,16 +102,18 @@ def available() -> bool:
 def _compile() -> None:
     """Replace the kernels below by their numba versions (compiled or loaded from cache)."""
     # _backup is inlined into its callers: a call per state would count references to
-    # every array it is passed, which took most of the time.
+    # every array it is passed, which took most of the time. The sweeps are inlined into
+    # _solve (and _assemble into _gather), where they ran before they were functions of
+    # their own: called once per component, they took a tenth longer on Pig's many small
+    # components.
     compile_kernels(
         globals(),
         require("numba", "the compiled solver engine", "fast"),
-        inline=("_backup", "near_fixed_point"),
+        inline=("_backup", "near_fixed_point", "_assemble", "_gauss_seidel", "_sweeps"),
         plain=(
-            "_tarjan", "_by_height", "_solving_order", "_sizes", "_gather", "_assemble",
-            "_postorder", "_search", "_band", "_greedy", "_policy_rows", "_band_solve",
-            "_improve", "_policy_iteration", "_gauss_seidel", "_sweeps", "_solve", "_final",
-            "_escapes", "_spread", "_sure",
+            "_tarjan", "_by_height", "_solving_order", "_sizes", "_gather", "_postorder",
+            "_search", "_band", "_greedy", "_policy_rows", "_band_solve", "_improve",
+            "_policy_iteration", "_solve", "_final", "_escapes", "_spread", "_sure",
         ),
     )  # fmt: skip
 
@@ -277,6 +279,7 @@ def _backup(s, g, values, choice, fixed, choose, tol):
     """
     outcome_ptr, option_ptr, target, passes = g.outcome_ptr, g.option_ptr, g.target, g.passes
     one, reward, rewarded = g.one, g.reward, g.rewarded  # pragma: no cover - runs compiled
+    weight, relative = g.weight, g.relative
     total = 0.0
     for k in range(outcome_ptr[s], outcome_ptr[s + 1]):
         a = option_ptr[k]
@@ -305,7 +308,7 @@ def _backup(s, g, values, choice, fixed, choose, tol):
                 if q > best:
                     best = q
             if choose:
-                near = tol * max(1.0, abs(best)) if g.relative else tol
+                near = tol * max(1.0, abs(best)) if relative else tol
                 for j in range(a, b):  # the first option within tol of the best
                     q = values[target[j]]
                     if passes[j]:
@@ -315,7 +318,7 @@ def _backup(s, g, values, choice, fixed, choose, tol):
                     if q >= best - near:
                         choice[k] = j - a
                         break
-        total += g.weight[k] * best
+        total += weight[k] * best
     return total / g.denominator
 
 
@@ -338,7 +341,10 @@ def _gather(states, g, values, choice, fixed, ws):
     hold what each pass writes down; :func:`_assemble` puts the local arrays together.
     """
     outcome_ptr, option_ptr, where = g.outcome_ptr, g.option_ptr, ws.where
-    l_first, r_first, r_option = ws.l_first, ws.r_first, ws.r_option  # pragma: no cover
+    weight, target, passes, reward, rewarded = g.weight, g.target, g.passes, g.reward, g.rewarded
+    l_first, l_weight, l_passes, l_reward = ws.l_first, ws.l_weight, ws.l_passes, ws.l_reward
+    r_first, r_option, r_count = ws.r_first, ws.r_option, ws.r_count  # pragma: no cover
+    r_target, r_inside, r_value = ws.r_target, ws.r_inside, ws.r_value
     m = len(states)
     nk = 0
     for u in range(m):  # outcomes
@@ -355,7 +361,7 @@ def _gather(states, g, values, choice, fixed, ws):
         for i in range(r_first[u], r_first[u + 1]):
             k = k0 + i - r_first[u]
             j0, j1 = option_ptr[k], option_ptr[k + 1]
-            ws.l_weight[i] = g.weight[k]
+            l_weight[i] = weight[k]
             if fixed:
                 if choice[k] < 0:
                     j1 = j0
@@ -363,27 +369,27 @@ def _gather(states, g, values, choice, fixed, ws):
                     j0 += choice[k]
                     j1 = j0 + 1
             r_option[i] = j0
-            ws.r_count[i] = j1 - j0
+            r_count[i] = j1 - j0
             nj += j1 - j0
     jj = 0
     for i in range(nk):  # targets
         j0 = r_option[i]
         r_option[i] = jj
-        for j in range(j0, j0 + ws.r_count[i]):
-            ws.r_target[jj] = g.target[j]
-            ws.l_passes[jj] = g.passes[j]
-            if g.rewarded:
-                ws.l_reward[jj] = g.reward[j]
+        for j in range(j0, j0 + r_count[i]):
+            r_target[jj] = target[j]
+            l_passes[jj] = passes[j]
+            if rewarded:
+                l_reward[jj] = reward[j]
             jj += 1
     for jj in range(nj):  # inside or not, and the values outside
-        t = ws.r_target[jj]
+        t = r_target[jj]
         u = where[t]
-        ws.r_inside[jj] = u
+        r_inside[jj] = u
         if u < 0:
-            ws.r_value[jj] = values[t]
+            r_value[jj] = values[t]
     for u in range(m):
         where[states[u]] = -1
-    return _assemble(m, g.denominator, g.one, g.rewarded, ws)
+    return _assemble(m, g.denominator, g.one, rewarded, ws)
 
 
 def _assemble(m, denominator, one, rewarded, ws):
@@ -391,7 +397,7 @@ def _assemble(m, denominator, one, rewarded, ws):
     (all in cache now); returns the length of ``lv`` used.
     """
     l_first, l_weight, l_opt, l_target = ws.l_first, ws.l_weight, ws.l_opt, ws.l_target
-    l_passes, l_reward, lv = ws.l_passes, ws.l_reward, ws.lv  # pragma: no cover
+    l_passes, l_reward, lv, base = ws.l_passes, ws.l_reward, ws.lv, ws.base  # pragma: no cover
     r_first, r_option, r_count, r_inside, r_value = (
         ws.r_first, ws.r_option, ws.r_count, ws.r_inside, ws.r_value,
     )  # fmt: skip
@@ -446,7 +452,7 @@ def _assemble(m, denominator, one, rewarded, ws):
             l_weight[kk] = l_weight[i] / denominator
             kk += 1
             l_opt[kk] = oj
-        ws.base[u] = total / denominator
+        base[u] = total / denominator
     l_first[m] = kk
     return ne
 
@@ -632,13 +638,13 @@ def _policy_iteration(m, ws, lo, up, band, stop, max_rounds, one, rewarded, rela
     """
     _greedy(ws.l_first[m], ws, one, rewarded)  # pragma: no cover - runs compiled
     previous = np.inf
-    rhs = ws.now
+    rhs, lv, pos = ws.now, ws.lv, ws.pos
     for rounds in range(1, max_rounds + 1):
         _policy_rows(m, ws, lo, up, band, rhs, one, rewarded)
         if not _band_solve(m, lo, up, band, rhs):
             return 0
         for u in range(m):
-            ws.lv[u] = rhs[ws.pos[u]]
+            lv[u] = rhs[pos[u]]
         residual, size = _improve(m, ws, one, rewarded, relative)
         if not residual <= size:  # nan: the system was singular after all
             return 0
@@ -650,7 +656,8 @@ def _policy_iteration(m, ws, lo, up, band, stop, max_rounds, one, rewarded, rela
 
 def _greedy(n_outcomes, ws, one, rewarded):
     """The first best option of each local outcome, for the values in ``lv``, into ``pick``."""
-    l_opt, l_target, l_passes, lv = ws.l_opt, ws.l_target, ws.l_passes, ws.lv
+    l_opt, l_target, l_passes, l_reward = ws.l_opt, ws.l_target, ws.l_passes, ws.l_reward
+    lv, pick = ws.lv, ws.pick
     for k in range(n_outcomes):  # pragma: no cover - runs compiled
         best = -np.inf
         for j in range(l_opt[k], l_opt[k + 1]):
@@ -658,10 +665,10 @@ def _greedy(n_outcomes, ws, one, rewarded):
             if l_passes[j]:
                 q = one - q
             if rewarded:
-                q += ws.l_reward[j]
+                q += l_reward[j]
             if q > best:
                 best = q
-                ws.pick[k] = j
+                pick[k] = j
 
 
 def _policy_rows(m, ws, lo, up, band, rhs, one, rewarded):
@@ -670,20 +677,20 @@ def _policy_rows(m, ws, lo, up, band, rhs, one, rewarded):
     """
     w = lo + up + 1  # pragma: no cover - runs compiled
     l_first, l_weight, l_target, l_passes = ws.l_first, ws.l_weight, ws.l_target, ws.l_passes
-    pick, pos, lv = ws.pick, ws.pos, ws.lv
+    l_reward, base, pick, pos, lv = ws.l_reward, ws.base, ws.pick, ws.pos, ws.lv
     for u in range(m):
         i = pos[u]
         row = i * w + lo - i
         for c in range(i * w, i * w + w):
             band[c] = 0.0
         band[row + i] = 1.0
-        total = ws.base[u]
+        total = base[u]
         for k in range(l_first[u], l_first[u + 1]):
             j = pick[k]
             t = l_target[j]
             p = l_weight[k]
             if rewarded:
-                total += p * ws.l_reward[j]
+                total += p * l_reward[j]
             if t >= m:
                 total += p * lv[t]
             elif l_passes[j]:
@@ -732,10 +739,11 @@ def _improve(m, ws, one, rewarded, relative):
     """
     l_first, l_weight, l_opt, l_target = ws.l_first, ws.l_weight, ws.l_opt, ws.l_target
     l_passes, l_reward, lv, pick = ws.l_passes, ws.l_reward, ws.lv, ws.pick
+    base = ws.base
     residual = 0.0  # pragma: no cover - runs compiled
     size = 1.0
     for u in range(m):
-        new = ws.base[u]
+        new = base[u]
         for k in range(l_first[u], l_first[u + 1]):
             j = pick[k]
             best = lv[l_target[j]]
@@ -866,8 +874,9 @@ def _sweeps(states, g, values, choice, fixed, ws, stop, max_sweeps, sweep_min):
             states[q] = cursor[q]
             post[q] = q
         _gather(states, g, values, choice, fixed, ws)
+        lv = ws.lv
         for u in range(m):
-            ws.lv[u] = 0.5
+            lv[u] = 0.5
     return _gauss_seidel(m, ws, stop, max_sweeps, g.one, g.rewarded, g.relative)
 
 
