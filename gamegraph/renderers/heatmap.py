@@ -139,6 +139,58 @@ def figure(
         it. ``layout.meta`` holds the rule sets, the totals, the number of positions, the
         start values and every title as plain data.
     """
+    low, high, pegs, start_values, rules_name, after_throws = _settings(
+        table, pegs, pegs_range, start_values, rules_name, after_throws
+    )
+    grids = _grids(table, high, after_throws)
+    limit = grids["margin_limit"]
+    traces = _panel_traces(grids, after_throws is not None)
+    totals = range(low, high + 1)
+    titles = {
+        str(rules): {str(total): _title(rules, total, starts.get(total)) for total in totals}
+        for rules, starts in start_values.items()
+    }
+    layout = _layout(limit)
+    # What the page shows, as data (``layout.meta``, kept in the page's JSON).
+    layout["meta"] = {
+        "rules": rules_name,
+        "pegs": pegs,
+        "range": [low, high],
+        "positions": grids["positions"],
+        "start": {
+            str(rules): {str(k): float(v) for k, v in sorted(starts.items()) if low <= k <= high}
+            for rules, starts in start_values.items()
+        },
+        "titles": titles,
+    }
+    steps = [_step(total, titles[rules_name][str(total)]) for total in totals]
+    layout["sliders"] = [
+        dict(
+            active=pegs - low,
+            currentvalue={"prefix": "total pegs: ", "font": {"size": 14}},
+            pad={"t": 30},
+            x=0.02,
+            len=0.96,
+            y=0,
+            yanchor="top",
+            steps=steps,
+        )
+    ]
+    layout["updatemenus"] = _menus(grids, limit, start_values, rules_name)
+    shown = steps[pegs - low]["args"]
+    for key, value in shown[1].items():
+        _set(layout, key, value)
+    for key, values in shown[0].items():
+        for trace, value in zip(traces, values):
+            trace[key] = value
+    return SuperSixPage(data=traces, layout=layout)
+
+
+def _settings(table, pegs, pegs_range, start_values, rules_name, after_throws):
+    """:func:`figure`'s arguments checked, with their defaults filled in: ``(low, high,
+    pegs, start_values, rules_name, after_throws)``, the start values by rule set and
+    ``after_throws`` None for the chances alone.
+    """
     from ..games.supersix import analysis
 
     covered = int(np.max(np.asarray(table.b) + table.c + table.o)) if len(table) else 0
@@ -172,8 +224,13 @@ def figure(
         )
     if len(table) and int(np.max(np.asarray(table.b) + table.c + table.o)) < high:
         raise InvalidArgumentError(f"the decision table does not cover {high} pegs")
-    grids = _grids(table, high, after_throws)
-    limit = grids["margin_limit"]
+    return low, high, pegs, start_values, rules_name, after_throws
+
+
+def _panel_traces(grids: dict, outcomes: bool) -> list:
+    """The six panels' heatmaps (lid 0..5), then the six masks over the positions a
+    smaller game cannot reach.
+    """
     traces = []
     for lid in LIDS:
         panel = grids["panels"][lid]
@@ -191,7 +248,7 @@ def figure(
                 xaxis=_axis("x", lid),
                 yaxis=_axis("y", lid),
                 hoverongaps=False,
-                hovertemplate=_hover(lid, after_throws is not None),
+                hovertemplate=_hover(lid, outcomes),
             )
         )
     for lid in LIDS:
@@ -211,38 +268,14 @@ def figure(
                 yaxis=_axis("y", lid),
             )
         )
-    totals = range(low, high + 1)
-    titles = {
-        str(rules): {str(total): _title(rules, total, starts.get(total)) for total in totals}
-        for rules, starts in start_values.items()
-    }
-    layout = _layout(limit)
-    # What the page shows, as data (``layout.meta``, kept in the page's JSON).
-    layout["meta"] = {
-        "rules": rules_name,
-        "pegs": pegs,
-        "range": [low, high],
-        "positions": grids["positions"],
-        "start": {
-            str(rules): {str(k): float(v) for k, v in sorted(starts.items()) if low <= k <= high}
-            for rules, starts in start_values.items()
-        },
-        "titles": titles,
-    }
-    steps = [_step(total, titles[rules_name][str(total)]) for total in totals]
-    layout["sliders"] = [
-        dict(
-            active=pegs - low,
-            currentvalue={"prefix": "total pegs: ", "font": {"size": 14}},
-            pad={"t": 30},
-            x=0.02,
-            len=0.96,
-            y=0,
-            yanchor="top",
-            steps=steps,
-        )
-    ]
-    layout["updatemenus"] = [
+    return traces
+
+
+def _menus(grids: dict, limit, start_values: dict, rules_name: str) -> list:
+    """The two menus: what the panels show (decision, P_choice, margin), and the rule
+    set, which changes only the title.
+    """
+    return [
         _menu(
             [
                 dict(
@@ -276,13 +309,6 @@ def figure(
             xanchor="right",
         ),
     ]
-    shown = steps[pegs - low]["args"]
-    for key, value in shown[1].items():
-        _set(layout, key, value)
-    for key, values in shown[0].items():
-        for trace, value in zip(traces, values):
-            trace[key] = value
-    return SuperSixPage(data=traces, layout=layout)
 
 
 def page(
