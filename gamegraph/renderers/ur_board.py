@@ -365,10 +365,6 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
     >>> board_figure(layout, ax=mine.subplots()) is mine
     True
     """
-    from matplotlib.patches import Circle, FancyArrowPatch, Polygon, Rectangle
-    from matplotlib.path import Path as DrawPath
-
-    ruleset = layout.ruleset
     columns = [_point(t)[0] for t in layout.tiles] + [p[0] for p in layout.piles.values()]
     left, right = min(columns) - 0.7, max(columns) + 0.7
     lines = -(-len(layout.moves) // MOVES_PER_LINE)
@@ -379,7 +375,27 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
     axes.set_ylim(bottom, top)
     axes.set_aspect("equal")
     axes.axis("off")
+    _draw_tiles(axes, layout, numbers)
+    _draw_pieces(axes, layout)
+    _draw_piles(axes, layout)
+    _draw_summaries(axes, layout, left, right)
+    for mark in layout.moves:
+        if mark.move is not None:
+            _draw_move(axes, mark, layout.throw)
+    if layout.moves:
+        _draw_move_list(axes, layout, left)
+    if layout.title:
+        axes.set_title(layout.title, fontsize=11)
+    return figure
 
+
+def _draw_tiles(axes, layout: BoardLayout, numbers: bool) -> None:
+    """The tiles, with their square numbers (light's lower left, dark's upper right
+    where they differ), and the rosettes' stars.
+    """
+    from matplotlib.patches import Polygon, Rectangle
+
+    ruleset = layout.ruleset
     light_numbers = {tile: s for s, tile in enumerate(ruleset.path, 1)}
     dark_numbers = {tile: s for s, tile in enumerate(ruleset.dark_path, 1)}
     for tile in layout.tiles:
@@ -428,6 +444,11 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
             )
         )
 
+
+def _draw_pieces(axes, layout: BoardLayout) -> None:
+    """Each side's pieces on the board, a ring inside each."""
+    from matplotlib.patches import Circle
+
     for side, pieces in ((LIGHT, layout.light), (DARK, layout.dark)):
         face, edge = _PIECE[side]
         for square, tile in pieces.items():
@@ -446,6 +467,11 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
             axes.add_patch(
                 Circle(center, 0.17, facecolor="none", edgecolor=edge, linewidth=0.8, zorder=3)
             )
+
+
+def _draw_piles(axes, layout: BoardLayout) -> None:
+    """The piles of pieces waiting and borne off, each a counted piece, faded when empty."""
+    from matplotlib.patches import Circle
 
     counts = {
         (LIGHT, "waiting"): layout.waiting[0],
@@ -493,6 +519,10 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
             color="#444444",
         )
 
+
+def _draw_summaries(axes, layout: BoardLayout, left: float, right: float) -> None:
+    """Each side's pieces in words (light below the board, dark above), and the throw."""
+
     def summary(side, index, to_move):
         on_board = len(layout.light if side == LIGHT else layout.dark)
         who = f"{side.capitalize()}{' (to move)' if to_move else ''}"
@@ -519,73 +549,75 @@ def board_figure(layout: BoardLayout, *, numbers: bool = True, ax=None):
             gid="throw",
         )
 
-    for mark in layout.moves:
-        if mark.move is None:
-            continue
-        shift = _arrow_shift(mark.move, layout.throw)
-        points = [(x + shift, y + shift) for x, y in mark.route]
-        (ax, ay), (bx, by) = points[-2], points[-1]
-        size = max(abs(bx - ax), abs(by - ay)) or 1.0
-        points[-1] = (bx - 0.2 * (bx - ax) / size, by - 0.2 * (by - ay) / size)
-        colour = _BEST if mark.best else _MOVE
-        axes.add_patch(
-            FancyArrowPatch(
-                path=DrawPath(points),
-                arrowstyle="-|>",
-                mutation_scale=13 if mark.best else 10,
-                linewidth=2.6 if mark.best else 1.3,
-                color=colour,
-                alpha=1.0 if mark.best else 0.85,
-                zorder=5,
-                gid=f"move-{mark.gid}",
-            )
-        )
-        tx, ty = mark.route[-1]
-        axes.text(
-            tx,
-            ty + 0.3,
-            mark.label,
-            ha="center",
-            va="center",
-            fontsize=7,
-            fontweight="bold" if mark.best else "normal",
+
+def _draw_move(axes, mark: MoveMark, throw: int) -> None:
+    """One move: an arrow along its route (green and heavier when best), and its value
+    in a box at the target.
+    """
+    from matplotlib.patches import FancyArrowPatch
+    from matplotlib.path import Path as DrawPath
+
+    shift = _arrow_shift(mark.move, throw)
+    points = [(x + shift, y + shift) for x, y in mark.route]
+    (ax, ay), (bx, by) = points[-2], points[-1]
+    size = max(abs(bx - ax), abs(by - ay)) or 1.0
+    points[-1] = (bx - 0.2 * (bx - ax) / size, by - 0.2 * (by - ay) / size)
+    colour = _BEST if mark.best else _MOVE
+    axes.add_patch(
+        FancyArrowPatch(
+            path=DrawPath(points),
+            arrowstyle="-|>",
+            mutation_scale=13 if mark.best else 10,
+            linewidth=2.6 if mark.best else 1.3,
             color=colour,
-            zorder=6,
-            bbox=dict(
-                boxstyle="round,pad=0.15",
-                facecolor="white",
-                alpha=0.9,
-                edgecolor=colour,
-                linewidth=1.2 if mark.best else 0.6,
-            ),
-            gid=f"value-{mark.gid}",
+            alpha=1.0 if mark.best else 0.85,
+            zorder=5,
+            gid=f"move-{mark.gid}",
         )
-    if layout.moves:
-        entries = [
-            f"{_describe(m, ruleset.length)}: {m.label}" + (" (best)" if m.best else "")
-            for m in layout.moves
-        ]
-        if layout.moves[0].move is None:
-            axes.text(left + 0.1, -0.45, entries[0], fontsize=8, va="center", gid="value-pass")
-        else:
-            rows = [
-                "   ".join(entries[i : i + MOVES_PER_LINE])
-                for i in range(0, len(entries), MOVES_PER_LINE)
-            ]
-            axes.text(
-                left + 0.1,
-                -0.45 + 0.1 * (len(rows) > 1),
-                "win probability after each move:"
-                + ("\n" if len(rows) > 1 else "  ")
-                + "\n".join(rows),
-                fontsize=7,
-                va="top" if len(rows) > 1 else "center",
-                linespacing=1.5,
-                gid="move-list",
-            )
-    if layout.title:
-        axes.set_title(layout.title, fontsize=11)
-    return figure
+    )
+    tx, ty = mark.route[-1]
+    axes.text(
+        tx,
+        ty + 0.3,
+        mark.label,
+        ha="center",
+        va="center",
+        fontsize=7,
+        fontweight="bold" if mark.best else "normal",
+        color=colour,
+        zorder=6,
+        bbox=dict(
+            boxstyle="round,pad=0.15",
+            facecolor="white",
+            alpha=0.9,
+            edgecolor=colour,
+            linewidth=1.2 if mark.best else 0.6,
+        ),
+        gid=f"value-{mark.gid}",
+    )
+
+
+def _draw_move_list(axes, layout: BoardLayout, left: float) -> None:
+    """Every move and its value in words under the board (or that the turn passes)."""
+    entries = [
+        f"{_describe(m, layout.ruleset.length)}: {m.label}" + (" (best)" if m.best else "")
+        for m in layout.moves
+    ]
+    if layout.moves[0].move is None:
+        axes.text(left + 0.1, -0.45, entries[0], fontsize=8, va="center", gid="value-pass")
+        return
+    rows = [
+        "   ".join(entries[i : i + MOVES_PER_LINE]) for i in range(0, len(entries), MOVES_PER_LINE)
+    ]
+    axes.text(
+        left + 0.1,
+        -0.45 + 0.1 * (len(rows) > 1),
+        "win probability after each move:" + ("\n" if len(rows) > 1 else "  ") + "\n".join(rows),
+        fontsize=7,
+        va="top" if len(rows) > 1 else "center",
+        linespacing=1.5,
+        gid="move-list",
+    )
 
 
 def draw_board(
