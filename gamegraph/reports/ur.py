@@ -114,7 +114,6 @@ def ur_report(
     move_values = table.move_values(state, throw)
     bmap = borne_off_map(table)
     rows = round_robin(graph, list(AGENTS), games=games, seed=seed, table=table, progress=progress)
-    totals = sorted(agent_rows(rows), key=lambda row: -row["win_rate"])
     seconds = time.perf_counter() - started
 
     name = ruleset.name
@@ -135,21 +134,43 @@ def ur_report(
         "throw wins under optimal play by both sides. The full game (7 pieces under finkel "
         "rules) has 137,913,936 positions; these smaller games keep the same board and dice."
     )
-
     report.heading("Start values")
-    report.table(
-        Table(
-            ("pieces a side", "positions", "first player wins", "advantage of moving first"),
-            [(n, len(t), t.start_value, t.start_value - 0.5) for n, t in tables.items()],
-            title=f"Win probability of the side that moves first ({name} rules)",
-            formats={
-                "first player wins": lambda v: f"{v:.10f}",
-                "advantage of moving first": lambda v: f"{100 * v:+.4f} points",
-            },
-        )
+    report.table(_start_values_table(tables, name))
+    report.heading("The value of every move")
+    _move_values_section(report, table, state, throw, move_values)
+    report.figure(
+        borne_off_figure(bmap),
+        caption="Win probability by pieces borne off (board empty; average over positions)",
+        name="borne-off",
+    )
+    report.heading("Agent tournament")
+    report.text(
+        f"Every pair of agents plays {games:,} games, half with each moving first (seed "
+        f"{seed}). Loss: the win probability an agent gives up per decision, measured "
+        "against the solved values; non-optimal: the share of its decisions that give up "
+        "any."
+    )
+    report.table(_agents_table(rows))
+    report.table(_pairings_table(rows))
+    return report
+
+
+def _start_values_table(tables: dict, name: str) -> Table:
+    """Each piece count's positions and start value."""
+    return Table(
+        ("pieces a side", "positions", "first player wins", "advantage of moving first"),
+        [(n, len(t), t.start_value, t.start_value - 0.5) for n, t in tables.items()],
+        title=f"Win probability of the side that moves first ({name} rules)",
+        formats={
+            "first player wins": lambda v: f"{v:.10f}",
+            "advantage of moving first": lambda v: f"{100 * v:+.4f} points",
+        },
     )
 
-    report.heading("The value of every move")
+
+def _move_values_section(report: Report, table, state, throw: int, move_values) -> None:
+    """The example position: its value, and its board with every move's value."""
+    ruleset = table.ruleset
     best = max(v for _, v in move_values)
     report.text(
         f"A position from optimal self-play, {format_position(state)} (the side to move is "
@@ -164,62 +185,56 @@ def ur_report(
                 state,
                 throw=throw,
                 move_values=move_values,
-                title=f"Ur ({name}, {pieces} pieces): {format_position(state)}, throw {throw}",
+                title=(
+                    f"Ur ({ruleset.name}, {ruleset.pieces} pieces): {format_position(state)}, "
+                    f"throw {throw}"
+                ),
             )
         ),
         caption=f"Moves after a throw of {throw} from {format_position(state)}",
         name="board",
     )
-    report.figure(
-        borne_off_figure(bmap),
-        caption="Win probability by pieces borne off (board empty; average over positions)",
-        name="borne-off",
+
+
+def _agents_table(rows: list) -> Table:
+    """Each agent over all its games of the tournament, best first."""
+    totals = sorted(agent_rows(rows), key=lambda row: -row["win_rate"])
+    return Table(
+        ("agent", "games", "wins", "win rate", "mean loss", "non-optimal"),
+        [
+            (
+                row["agent"],
+                row["games"],
+                row["wins"],
+                row["win_rate"],
+                row["mean_loss"],
+                row["nonoptimal"],
+            )
+            for row in totals
+        ],
+        title="Each agent over all its games",
+        formats={
+            "win rate": lambda v: f"{v:.3f}",
+            "mean loss": lambda v: f"{v:.5f}",
+            "non-optimal": lambda v: f"{100 * v:.1f} %",
+        },
     )
 
-    report.heading("Agent tournament")
-    report.text(
-        f"Every pair of agents plays {games:,} games, half with each moving first (seed "
-        f"{seed}). Loss: the win probability an agent gives up per decision, measured "
-        "against the solved values; non-optimal: the share of its decisions that give up "
-        "any."
+
+def _pairings_table(rows: list) -> Table:
+    """Each pairing of the tournament: A's win rate with its interval."""
+    return Table(
+        ("A", "B", "A wins", "95 % interval", "first mover wins"),
+        [
+            (
+                row["a"],
+                row["b"],
+                row["a_rate"],
+                f"{row['low']:.3f} .. {row['high']:.3f}",
+                row["first_rate"],
+            )
+            for row in rows
+        ],
+        title="Pairings: A's win rate with its 95 % Wilson interval",
+        formats={"A wins": lambda v: f"{v:.3f}", "first mover wins": lambda v: f"{v:.3f}"},
     )
-    report.table(
-        Table(
-            ("agent", "games", "wins", "win rate", "mean loss", "non-optimal"),
-            [
-                (
-                    row["agent"],
-                    row["games"],
-                    row["wins"],
-                    row["win_rate"],
-                    row["mean_loss"],
-                    row["nonoptimal"],
-                )
-                for row in totals
-            ],
-            title="Each agent over all its games",
-            formats={
-                "win rate": lambda v: f"{v:.3f}",
-                "mean loss": lambda v: f"{v:.5f}",
-                "non-optimal": lambda v: f"{100 * v:.1f} %",
-            },
-        )
-    )
-    report.table(
-        Table(
-            ("A", "B", "A wins", "95 % interval", "first mover wins"),
-            [
-                (
-                    row["a"],
-                    row["b"],
-                    row["a_rate"],
-                    f"{row['low']:.3f} .. {row['high']:.3f}",
-                    row["first_rate"],
-                )
-                for row in rows
-            ],
-            title="Pairings: A's win rate with its 95 % Wilson interval",
-            formats={"A wins": lambda v: f"{v:.3f}", "first mover wins": lambda v: f"{v:.3f}"},
-        )
-    )
-    return report
