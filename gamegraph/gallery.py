@@ -8,13 +8,14 @@ everything, and ``results.md``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import sys
 import time
 from pathlib import Path
 
 from gamegraph import build, solve
-from gamegraph.analysis import compare_policies, policy_view
+from gamegraph.analysis import policy_view
 from gamegraph.errors import OutputError
 from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
 from gamegraph.propagate import propagate
@@ -23,6 +24,7 @@ from gamegraph.simulate import simulate
 from ._escape import html_text
 from ._extras import require
 from ._files import check_output, write_atomic
+from ._tables import format_value
 from .renderers import dot, figures
 from .renderers.report import inline_html
 
@@ -58,122 +60,130 @@ class _Steps:
         return False
 
 
+#: The Jackpot diagrams: file, policy, view and style, caption.
+JACKPOT_DIAGRAMS = [
+    (
+        "jackpot-hilo-layers.png",
+        "hilo",
+        dict(view="full", style="layers"),
+        "HiLo's game graph on one A3 page: a band per layer (cells flipped), positions "
+        "labelled by the cells still open, edge width the share of games making the move, "
+        "vermillion fill where games are lost.",
+    ),
+    (
+        "jackpot-hilo-moves.png",
+        "hilo",
+        dict(view="full", style="moves"),
+        "HiLo's game graph with each edge coloured by the cell it flips.",
+    ),
+    (
+        "jackpot-optimal-layers.png",
+        "optimal",
+        dict(view="full", style="layers"),
+        "The optimal policy's game graph (retrograde solve); the reference did not compute it.",
+    ),
+    (
+        "jackpot-hilo-diff.png",
+        "hilo",
+        dict(view="diff"),
+        "Where HiLo gives up win probability: each position where its move is worse than "
+        "the optimum's, the throws concerned, its move and the better one, and what it "
+        "costs in wins per million games (the costs add up to the difference in value).",
+    ),
+    (
+        "jackpot-hilo-threshold.png",
+        "hilo",
+        dict(view="threshold", style="moves", min_reach=0.02),
+        "HiLo's positions reached in at least 2 % of games, each move labelled with the "
+        "cell and the number of the 36 rolls taking it.",
+    ),
+    (
+        "jackpot-hilo-moves-weights.svg",
+        "hilo",
+        dict(view="full", style="moves", weights="count", reach=True),
+        "HiLo, moves labelled with the cell and the number of the 36 rolls taking them; "
+        "each position shows its reach probability (SVG, zoomable).",
+    ),
+]
+
+
+@functools.cache
+def _jackpot_results():
+    """The Jackpot report's exact results (:func:`gamegraph.reports.jackpot.jackpot_results`),
+    computed once per gallery build: the Jackpot section draws from them and the report
+    reuses them. :func:`build_gallery` forgets them when it is done.
+    """
+    from .reports.jackpot import jackpot_results
+
+    return jackpot_results()
+
+
 def jackpot_section(folder: Path, step) -> tuple[str, list]:
     """Jackpot diagrams, figures and the results table; returns (markdown, html items)."""
     with step("jackpot: build and solve exactly"):
-        graph = build(Jackpot())
-        solution = solve(graph, exact=True)
-        rows = compare_policies(graph, AGENTS, exact=True, solution=solution)
-    by_name = {row.name: row for row in rows}
-
+        results = _jackpot_results()
     items = []
-    diagrams = [
-        (
-            "jackpot-hilo-layers.png",
-            "hilo",
-            dict(view="full", style="layers"),
-            "HiLo's game graph on one A3 page: a band per layer (cells flipped), positions "
-            "labelled by the cells still open, edge width the share of games making the move, "
-            "vermillion fill where games are lost.",
-        ),
-        (
-            "jackpot-hilo-moves.png",
-            "hilo",
-            dict(view="full", style="moves"),
-            "HiLo's game graph with each edge coloured by the cell it flips.",
-        ),
-        (
-            "jackpot-optimal-layers.png",
-            "optimal",
-            dict(view="full", style="layers"),
-            "The optimal policy's game graph (retrograde solve); the reference did not compute it.",
-        ),
-        (
-            "jackpot-hilo-diff.png",
-            "hilo",
-            dict(view="diff"),
-            "Where HiLo gives up win probability: each position where its move is worse than "
-            "the optimum's, the throws concerned, its move and the better one, and what it "
-            "costs in wins per million games (the costs add up to the difference in value).",
-        ),
-        (
-            "jackpot-hilo-threshold.png",
-            "hilo",
-            dict(view="threshold", style="moves", min_reach=0.02),
-            "HiLo's positions reached in at least 2 % of games, each move labelled with the "
-            "cell and the number of the 36 rolls taking it.",
-        ),
-        (
-            "jackpot-hilo-moves-weights.svg",
-            "hilo",
-            dict(view="full", style="moves", weights="count", reach=True),
-            "HiLo, moves labelled with the cell and the number of the 36 rolls taking them; "
-            "each position shows its reach probability (SVG, zoomable).",
-        ),
-    ]
-    from gamegraph import analysis
-
-    for name, agent, options, caption in diagrams:
+    for name, agent, options, caption in JACKPOT_DIAGRAMS:
         with step(f"jackpot: {name}"):
-            row = by_name[agent]
-            if options["view"] == "diff":
-                diagram = dot.policy_diff_dot(
-                    graph, analysis.policy_diff(solution, row.policy, name=agent)
-                )
-            else:
-                view = policy_view(graph, row.policy, reach=True)
-                selection = None
-                if options["view"] == "threshold":
-                    selection = analysis.reach_above(view.chain, view.reach, options["min_reach"])
-                diagram = dot.policy_dot(
-                    view,
-                    style=options["style"],
-                    weights=options.get("weights"),
-                    show_reach=options.get("reach", False),
-                    selection=selection,
-                    title=f"Jackpot: {agent} ({row.percent:.4f} % wins)",
-                )
+            diagram = _jackpot_diagram(results, agent, options)
             diagram.save(folder / name)
             diagram.save(folder / (Path(name).stem + ".dot"))
         # An SVG-only diagram borrows the thumbnail of the same graph drawn as PNG.
         thumb = "jackpot-hilo-moves.png" if name.endswith(".svg") else None
         items.append((name, caption, thumb))
-
     with step("jackpot: figures"):
         figures.save(
             figures.policy_bars(
-                rows, title="Jackpot: exact win probability by policy", published=PUBLISHED_PERCENT
+                results.rows,
+                title="Jackpot: exact win probability by policy",
+                published=PUBLISHED_PERCENT,
             ),
             folder / "jackpot-policies.png",
         )
-        from gamegraph.analysis import layer_summary
-
-        summary = layer_summary(
-            graph,
-            {
-                row.name: row.policy
-                for row in rows
-                if row.name in ("min", "last", "hilo", "optimal")
-            },
-        )
-        figures.save(figures.layer_summary_figure(summary), folder / "jackpot-lost-at.png")
-    items.insert(
-        0,
+        figures.save(figures.layer_summary_figure(results.layers), folder / "jackpot-lost-at.png")
+    items[:0] = [
         (
             "jackpot-policies.png",
             "Exact win probability of the six agents and of "
             "the optimal policy; black ticks are the reference's published figures.",
         ),
-    )
-    items.insert(
-        1,
         (
             "jackpot-lost-at.png",
             "How far games get: the share of games reaching each number of cells flipped, "
             "and the share lost there (min, last, HiLo, optimal).",
         ),
+    ]
+    return _jackpot_markdown(results, step), items
+
+
+def _jackpot_diagram(results, agent: str, options: dict):
+    """One of :data:`JACKPOT_DIAGRAMS`: ``agent``'s graph in full or in part, or where it
+    differs from the optimum.
+    """
+    from gamegraph import analysis
+
+    if options["view"] == "diff":
+        return dot.policy_diff_dot(results.graph, results.diff)
+    row = results.by_name[agent]
+    view = policy_view(results.graph, row.policy, reach=True)
+    selection = None
+    if options["view"] == "threshold":
+        selection = analysis.reach_above(view.chain, view.reach, options["min_reach"])
+    return dot.policy_dot(
+        view,
+        style=options["style"],
+        weights=options.get("weights"),
+        show_reach=options.get("reach", False),
+        selection=selection,
+        title=f"Jackpot: {agent} ({row.percent:.4f} % wins)",
     )
 
+
+def _jackpot_markdown(results, step) -> str:
+    """The Jackpot results table: every policy exactly, beside the published figure, a
+    seeded Monte Carlo estimate and the expected throws.
+    """
+    graph = results.graph
     lines = [
         "## Jackpot",
         "",
@@ -186,16 +196,16 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
         "|---|---|---|---|---|---|",
     ]
     with step(f"jackpot: Monte Carlo, {MONTE_CARLO_GAMES:,} games per policy"):
-        for row in rows:
+        for row in results.rows:
             mc = simulate(graph, row.policy, games=MONTE_CARLO_GAMES, seed=MONTE_CARLO_SEED)
             low, high = mc.interval()
             throws = float(propagate(graph, row.policy).expected_throws)
             lines.append(
-                f"| {row.name} | {row.win.numerator}/{row.win.denominator} | {row.percent:.4f} "
+                f"| {row.name} | {format_value(row.win)} | {row.percent:.4f} "
                 f"| {PUBLISHED_PERCENT.get(row.name, '(not published)')} "
                 f"| {100 * mc.estimate:.3f} ({100 * low:.3f} .. {100 * high:.3f}) | {throws:.4f} |"
             )
-    return "\n".join(lines) + "\n", items
+    return "\n".join(lines) + "\n"
 
 
 def _markdown_html(markdown: str) -> str:
@@ -240,13 +250,7 @@ SUPERSIX_STRATEGY_STICKS = range(4, 21)
 
 def supersix_section(folder: Path, step) -> tuple[str, list]:
     """Super Six: interactive page, static maps, start values and strategy strings."""
-    from gamegraph.games.supersix import (
-        PUBLISHED_STRATEGIES,
-        RULESETS,
-        SuperSix,
-        decision_table,
-        strategy_string,
-    )
+    from gamegraph.games.supersix import RULESETS, SuperSix, decision_table
     from gamegraph.games.supersix.analysis import start_values, throw_values
 
     from .renderers import heatmap, supersix_maps
@@ -286,32 +290,49 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
             items.append((figure_name, f"Super Six, {SUPERSIX_PEGS} pegs. {caption}"))
 
     with step(f"supersix: the blog's LP relaxation at {SUPERSIX_PEGS} pegs"):
-        from gamegraph.games.supersix import by_position
-        from gamegraph.mathprog import lp_relaxation
+        items.append(_supersix_lp_item(folder))
+    page = (
+        name,
+        f"Interactive roll/stop maps, 4 to {high} pegs: a menu for the decision, P_choice "
+        "and the margin, a slider for the total; hover for every probability.",
+        f"supersix-{SUPERSIX_PEGS}-decision.png",
+    )
+    return _supersix_markdown(name, starts, exact_table, tabled), [page, *items]
 
-        graph = build(SuperSix(pegs=SUPERSIX_PEGS))
-        relaxation = lp_relaxation(graph)
-        b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
-        worst = int(error.argmax())
-        lp_name = f"supersix-{SUPERSIX_PEGS}-lp-error.png"
-        supersix_maps.relative_error_maps(
-            b,
-            c,
-            o,
-            error,
-            total=SUPERSIX_PEGS,
-            title=f"LP relaxation, {SUPERSIX_PEGS} pegs: relative error of P_choice (blank: exact)",
-        ).save(folder / lp_name)
-        items.append(
-            (
-                lp_name,
-                "Why the blog's linear program failed: minimising the sum of "
-                "the P_choice variables leaves some of them above the maximum they stand "
-                f"for. Largest error {error[worst]:.3%} at {b[worst]}/{c[worst]}/{o[worst]}; "
-                f"{int((error > 1e-6).sum())} positions are off, all with "
-                f"{sorted(set(b[error > 1e-6].tolist()))} on the lid.",
-            )
-        )
+
+def _supersix_lp_item(folder: Path) -> tuple:
+    """The map of where the blog's LP relaxation is off, and its caption."""
+    from gamegraph.games.supersix import SuperSix, by_position
+    from gamegraph.mathprog import lp_relaxation
+
+    from .renderers import supersix_maps
+
+    graph = build(SuperSix(pegs=SUPERSIX_PEGS))
+    relaxation = lp_relaxation(graph)
+    b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
+    worst = int(error.argmax())
+    lp_name = f"supersix-{SUPERSIX_PEGS}-lp-error.png"
+    supersix_maps.relative_error_maps(
+        b,
+        c,
+        o,
+        error,
+        total=SUPERSIX_PEGS,
+        title=f"LP relaxation, {SUPERSIX_PEGS} pegs: relative error of P_choice (blank: exact)",
+    ).save(folder / lp_name)
+    return (
+        lp_name,
+        "Why the blog's linear program failed: minimising the sum of "
+        "the P_choice variables leaves some of them above the maximum they stand "
+        f"for. Largest error {error[worst]:.3%} at {b[worst]}/{c[worst]}/{o[worst]}; "
+        f"{int((error > 1e-6).sum())} positions are off, all with "
+        f"{sorted(set(b[error > 1e-6].tolist()))} on the lid.",
+    )
+
+
+def _supersix_markdown(name: str, starts: dict, exact_table, tabled) -> str:
+    """Super Six's start values by pegs, and its strategy strings against the paper's."""
+    from gamegraph.games.supersix import strategy_string
 
     lines = [
         "## Super Six",
@@ -336,23 +357,22 @@ def supersix_section(folder: Path, step) -> tuple[str, list]:
     ]
     for sticks in SUPERSIX_STRATEGY_STICKS:
         ours = strategy_string(exact_table, sticks)
-        published = PUBLISHED_STRATEGIES.get(sticks)
-        if published is None:
-            verdict = "(not published)"
-        elif published == ours:
-            verdict = "same"
-        elif published == ours[:-1] + "0)":
-            verdict = "same, but the paper prints one digit too many in the last group"
-        else:
-            verdict = f"differs: `{published}`"
-        lines.append(f"| {sticks} | `{ours}` | {verdict} |")
-    page = (
-        name,
-        f"Interactive roll/stop maps, 4 to {high} pegs: a menu for the decision, P_choice "
-        "and the margin, a slider for the total; hover for every probability.",
-        f"supersix-{SUPERSIX_PEGS}-decision.png",
-    )
-    return "\n".join(lines) + "\n", [page, *items]
+        lines.append(f"| {sticks} | `{ours}` | {_strategy_verdict(sticks, ours)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _strategy_verdict(sticks: int, ours: str) -> str:
+    """How our strategy string for ``sticks`` compares with the paper's."""
+    from gamegraph.games.supersix import PUBLISHED_STRATEGIES
+
+    published = PUBLISHED_STRATEGIES.get(sticks)
+    if published is None:
+        return "(not published)"
+    if published == ours:
+        return "same"
+    if published == ours[:-1] + "0)":
+        return "same, but the paper prints one digit too many in the last group"
+    return f"differs: `{published}`"
 
 
 UR_BOARD_POSITION, UR_BOARD_THROW = "6,8,12/9,10,11", 3  # Finkel, 3 pieces: see ur_section
@@ -369,10 +389,9 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
     Three pieces are solved for Finkel only (263,121 positions); the other rule sets'
     larger games (see :data:`UR_START_PIECES`) would take the gallery over its time budget.
     """
-    from gamegraph.games.ur import Ur
     from gamegraph.games.ur.analysis import borne_off_map, solve_table
 
-    from .renderers import ur_board, ur_figures
+    from .renderers import ur_figures
 
     starts, tables = {}, {}
     with step("ur: solve finkel with 3 pieces"):
@@ -387,59 +406,9 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
 
     items = []
     with step("ur: annotated board"):
-        moves = table.move_values(UR_BOARD_POSITION, UR_BOARD_THROW)
-        title = (
-            f"Ur (Finkel, 3 pieces each): {UR_BOARD_POSITION}, light to move, "
-            f"throw {UR_BOARD_THROW}"
-        )
-        for name in ("ur-finkel-3-board.png", "ur-finkel-3-board.svg"):
-            layout = ur_board.draw_board(
-                table.ruleset,
-                UR_BOARD_POSITION,
-                folder / name,
-                throw=UR_BOARD_THROW,
-                move_values=moves,
-                title=title,
-            )
-    best = [mark for mark in layout.moves if mark.best]
-    others = [mark for mark in layout.moves if not mark.best]
-
-    def said(mark):
-        source, target, captures = mark.move
-        if source == 0:
-            what = f"entering at {target}"
-        elif target == table.ruleset.length + 1:
-            what = f"bearing off from {source}"
-        else:
-            what = f"moving {source} to {target}"
-        return what + (" (a capture)" if captures else "") + f", {mark.label}"
-
-    items.append(
-        (
-            "ur-finkel-3-board.png",
-            f"A position where capturing is not best: {len(layout.moves)} moves after "
-            f"a throw of {UR_BOARD_THROW}, "
-            f"{sum(1 for m in layout.moves if m.move[2])} of them captures. Best: "
-            + "; ".join(said(m) for m in best)
-            + "."
-            + (" Others: " + "; ".join(said(m) for m in others) + "." if others else "")
-            + " Numbers are light's win probability after each move (optimal play from "
-            "then on); arrows follow light's path; small numbers are square numbers "
-            "(dark's where they differ).",
-        )
-    )
-
+        items.append(_ur_board_item(folder, table))
     with step("ur: the one-piece game's graph (DOT, SVG, PNG)"):
-        from gamegraph import solve
-
-        one = solve(Ur("finkel", 1).build_graph())
-        graph_title = (
-            f"Ur (Finkel), one piece each: {one.graph.n_states - 1} positions "
-            f"and WIN; the first player wins {float(one.start_value):.4f}"
-        )
-        source = ur_figures.graph_dot(one, title=graph_title)
-        for name in ("ur-finkel-1-graph.dot", "ur-finkel-1-graph.svg", "ur-finkel-1-graph.png"):
-            dot.write(source, folder / name)
+        _draw_ur_graph(folder)
     items.append(
         (
             "ur-finkel-1-graph.png",
@@ -450,7 +419,6 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
             "without a move.",
         )
     )
-
     with step("ur: win probability by pieces borne off"):
         bmap = borne_off_map(table)
         ur_figures.draw_borne_off(bmap, folder / "ur-finkel-3-borne-off.png")
@@ -465,7 +433,75 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
             "averaged over every position with those counts (right).",
         )
     )
+    return _ur_markdown(starts, tables), items
 
+
+def _ur_board_item(folder: Path, table) -> tuple:
+    """The annotated board of :data:`UR_BOARD_POSITION` (PNG and SVG) and its caption,
+    which names every move.
+    """
+    from .renderers import ur_board
+
+    moves = table.move_values(UR_BOARD_POSITION, UR_BOARD_THROW)
+    title = (
+        f"Ur (Finkel, 3 pieces each): {UR_BOARD_POSITION}, light to move, throw {UR_BOARD_THROW}"
+    )
+    for name in ("ur-finkel-3-board.png", "ur-finkel-3-board.svg"):
+        layout = ur_board.draw_board(
+            table.ruleset,
+            UR_BOARD_POSITION,
+            folder / name,
+            throw=UR_BOARD_THROW,
+            move_values=moves,
+            title=title,
+        )
+    best = [mark for mark in layout.moves if mark.best]
+    others = [mark for mark in layout.moves if not mark.best]
+    length = table.ruleset.length
+    return (
+        "ur-finkel-3-board.png",
+        f"A position where capturing is not best: {len(layout.moves)} moves after "
+        f"a throw of {UR_BOARD_THROW}, "
+        f"{sum(1 for m in layout.moves if m.move[2])} of them captures. Best: "
+        + "; ".join(_move_said(m, length) for m in best)
+        + "."
+        + (" Others: " + "; ".join(_move_said(m, length) for m in others) + "." if others else "")
+        + " Numbers are light's win probability after each move (optimal play from "
+        "then on); arrows follow light's path; small numbers are square numbers "
+        "(dark's where they differ).",
+    )
+
+
+def _move_said(mark, length: int) -> str:
+    """A move drawn on the board, in words, with its label (``length``: the path's)."""
+    source, target, captures = mark.move
+    if source == 0:
+        what = f"entering at {target}"
+    elif target == length + 1:
+        what = f"bearing off from {source}"
+    else:
+        what = f"moving {source} to {target}"
+    return what + (" (a capture)" if captures else "") + f", {mark.label}"
+
+
+def _draw_ur_graph(folder: Path) -> None:
+    """The one-piece game's graph, solved, as DOT, SVG and PNG."""
+    from gamegraph.games.ur import Ur
+
+    from .renderers import ur_figures
+
+    one = solve(Ur("finkel", 1).build_graph())
+    graph_title = (
+        f"Ur (Finkel), one piece each: {one.graph.n_states - 1} positions "
+        f"and WIN; the first player wins {float(one.start_value):.4f}"
+    )
+    source = ur_figures.graph_dot(one, title=graph_title)
+    for name in ("ur-finkel-1-graph.dot", "ur-finkel-1-graph.svg", "ur-finkel-1-graph.png"):
+        dot.write(source, folder / name)
+
+
+def _ur_markdown(starts: dict, tables: dict) -> str:
+    """Ur's start values by rule set and pieces, and the positions of each table."""
     counts = sorted({p for pieces in UR_START_PIECES.values() for p in pieces})
     lines = [
         "## The Royal Game of Ur",
@@ -496,7 +532,7 @@ def ur_section(folder: Path, step) -> tuple[str, list]:
         )
         + ".",
     ]
-    return "\n".join(lines) + "\n", items
+    return "\n".join(lines) + "\n"
 
 
 #: The Yahtzee game drawn (its dice seed) and the turn of it whose graph is explored.
@@ -512,17 +548,10 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
     optimal play (25 s) and through one optimal game, one turn's graph as an explorer
     page, and the report from the same table.
     """
-    import numpy as np
-
-    from .analysis.explore import explore_graph
     from .games.yahtzee.distribution import score_distribution
     from .games.yahtzee.scoring import scoring
     from .games.yahtzee.solver import solve_values
     from .games.yahtzee.table_file import describe
-    from .games.yahtzee.turn import TurnRules
-    from .policy import Policy
-    from .renderers.explorer import explore_figure
-    from .renderers.yahtzee_figures import box_values_figure, score_distribution_figure
     from .reports.yahtzee import STRATEGIES, optimal_game, worth_by_turn, yahtzee_report
 
     with step("yahtzee: solve every turn-start position"):
@@ -535,80 +564,37 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
             dists[strategy] = score_distribution(rules, strategy)
     with step("yahtzee: each box's worth by turn under optimal play"):
         by_turn = worth_by_turn(table)
-    items = []
     with step("yahtzee: the distribution and the boxes' worth (PNG, SVG)"):
-        figure = score_distribution_figure(
-            {player: d.probabilities for player, d in dists.items()},
-            title=f"{name}: the final score under three ways of playing",
-        )
-        for ext in (".png", ".svg"):
-            figures.save(figure, folder / f"yahtzee-distribution{ext}")
         game = optimal_game(table, seed=YAHTZEE_SEED)
-        worth = [turn.worth for turn in game]
-        scored = [None] * len(rules.boxes)
-        for k, turn in enumerate(game):
-            scored[rules.boxes.index(turn.box)] = (k, turn.points)
-        total = sum(turn.points for turn in game)
-        figure = box_values_figure(
-            rules.boxes,
-            np.column_stack(worth),
-            scored=scored,
-            title=f"{name}: one optimal game, {total} points",
-            colour_label="worth: expected points lost by a 0 now",
-        )
-        for ext in (".png", ".svg"):
-            figures.save(figure, folder / f"yahtzee-box-worth{ext}")
-        figure = box_values_figure(
-            rules.boxes,
-            by_turn.mean,
-            chances=by_turn.open,
-            title=f"{name}: each box's worth by turn under optimal play",
-            colour_label="worth: expected points lost by a 0 now",
-        )
-        for ext in (".png", ".svg"):
-            figures.save(figure, folder / f"yahtzee-box-worth-by-turn{ext}")
+        _yahtzee_figures(folder, name, rules.boxes, dists, by_turn, game)
     optimal = dists["optimal"]
-    items.append(
+    total = sum(turn.points for turn in game)
+    items = [
         (
             "yahtzee-distribution.png",
             f"The exact distribution of the final score (chance per 5 points): optimal play "
             f"(mean {optimal.mean:.4f}, sd {optimal.std:.4f}, median {optimal.median}), most "
             f"of a kind (mean {dists['most of a kind'].mean:.2f}) and greedy best box (mean "
             f"{dists['greedy'].mean:.2f}); each mean is a vertical line in its player's style.",
-        )
-    )
-    items.append(
+        ),
         (
             "yahtzee-box-worth-by-turn.png",
             "What each box is worth at the start of each turn under optimal play: the "
             "expected final score lost by ignoring the dice and writing 0 in it, averaged "
             "over the positions where it is open (first line), and the chance that it is "
             "still open (second line).",
-        )
-    )
-    items.append(
+        ),
         (
             "yahtzee-box-worth.png",
             f"One optimal game (dice seed {YAHTZEE_SEED}, {total} points): at the start of "
             "each turn, what each open box is worth, the expected final score lost by "
             "ignoring the dice and writing 0 in it; outlined, the box scored that turn and "
             "its points.",
-        )
-    )
+        ),
+    ]
     turn_number = min(YAHTZEE_TURN, len(game))
     with step(f"yahtzee: turn {turn_number}'s graph as an explorer page"):
-        turn = game[turn_number - 1]
-        position = turn.position
-        filled = tuple(b for k, b in enumerate(rules.boxes) if position.used >> k & 1)
-        rules_ = TurnRules(table, filled=filled, upper=min(position.upper, 63), flag=position.flag)
-        graph = build(rules_)
-        agents = {s: Policy.from_agent(graph, rules_.strategy(s), s) for s in STRATEGIES}
-        data = explore_graph(graph, None, agents)
-        title = (
-            f"{name}: turn {turn_number} of the game drawn, boxes filled: "
-            f"{', '.join(filled)}; upper total {position.upper}"
-        )
-        explore_figure(data, title=title).save(folder / "explore-yahtzee-turn.html")
+        data = _yahtzee_turn_page(folder, table, name, game, turn_number)
     items.append(
         (
             "explore-yahtzee-turn.html",
@@ -632,6 +618,50 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
             "yahtzee-distribution.png",
         )
     )
+    return _yahtzee_markdown(name, table, dists), items
+
+
+def _yahtzee_figures(folder: Path, name: str, boxes, dists, by_turn, game) -> None:
+    """The report's three Yahtzee figures (:mod:`gamegraph.reports.yahtzee`), each as PNG
+    and SVG.
+    """
+    from .reports.yahtzee import distribution_figure, game_figure, worth_by_turn_figure
+
+    for figure, stem in (
+        (distribution_figure(dists, name), "yahtzee-distribution"),
+        (game_figure(boxes, game, name), "yahtzee-box-worth"),
+        (worth_by_turn_figure(boxes, by_turn, name), "yahtzee-box-worth-by-turn"),
+    ):
+        for ext in (".png", ".svg"):
+            figures.save(figure, folder / f"{stem}{ext}")
+
+
+def _yahtzee_turn_page(folder: Path, table, name: str, game, turn_number: int):
+    """One turn of the game drawn, as a graph in an explorer page; returns its data."""
+    from .analysis.explore import explore_graph
+    from .games.yahtzee.turn import TurnRules
+    from .policy import Policy
+    from .renderers.explorer import explore_figure
+    from .reports.yahtzee import STRATEGIES
+
+    rules = table.scoring
+    position = game[turn_number - 1].position
+    filled = tuple(b for k, b in enumerate(rules.boxes) if position.used >> k & 1)
+    rules_ = TurnRules(table, filled=filled, upper=min(position.upper, 63), flag=position.flag)
+    graph = build(rules_)
+    agents = {s: Policy.from_agent(graph, rules_.strategy(s), s) for s in STRATEGIES}
+    data = explore_graph(graph, None, agents)
+    title = (
+        f"{name}: turn {turn_number} of the game drawn, boxes filled: "
+        f"{', '.join(filled)}; upper total {position.upper}"
+    )
+    explore_figure(data, title=title).save(folder / "explore-yahtzee-turn.html")
+    return data
+
+
+def _yahtzee_markdown(name: str, table, dists: dict) -> str:
+    """Yahtzee's optimum and each player's mean, and links to its pages."""
+    rules = table.scoring
     lines = [
         f"## {name}",
         "",
@@ -652,7 +682,7 @@ def yahtzee_section(folder: Path, step) -> tuple[str, list]:
         "[report-yahtzee.html](report-yahtzee.html), or as Markdown "
         "[report-yahtzee.md](report-yahtzee.md) with its images in `report-yahtzee_files/`.",
     ]
-    return "\n".join(lines) + "\n", items
+    return "\n".join(lines) + "\n"
 
 
 def _supersix_explored():
@@ -723,7 +753,11 @@ def reports_section(folder: Path, step) -> tuple[str, list]:
     items = []
     lines = ["## Reports", ""]
     for game, make, caption in (
-        ("jackpot", jackpot_report, "Jackpot: every policy exactly, HiLo's costly decisions"),
+        (
+            "jackpot",
+            lambda: jackpot_report(results=_jackpot_results()),  # the Jackpot section's
+            "Jackpot: every policy exactly, HiLo's costly decisions",
+        ),
         ("supersix", supersix_report, "Super Six: start values, roll/stop map, strategies"),
         ("ur", ur_report, "The Royal Game of Ur: start values, move values, a tournament"),
     ):
@@ -825,15 +859,18 @@ def build_gallery(folder="gallery", stream=sys.stdout, *, progress: bool | None 
     started = time.perf_counter()
     stream.write(f"building the gallery in {folder}/ (Graphviz: {dot.graphviz_engine()})\n")
     quiet = contextlib.redirect_stderr(io.StringIO()) if step.quiet else contextlib.nullcontext()
-    with quiet:
-        sections = [
-            ("Jackpot", *jackpot_section(folder, step)),
-            ("Super Six", *supersix_section(folder, step)),
-            ("The Royal Game of Ur", *ur_section(folder, step)),
-            ("Yahtzee", *yahtzee_section(folder, step)),
-            ("Graph explorers", *explorer_section(folder, step)),
-            ("Reports", *reports_section(folder, step)),
-        ]
+    try:
+        with quiet:
+            sections = [
+                ("Jackpot", *jackpot_section(folder, step)),
+                ("Super Six", *supersix_section(folder, step)),
+                ("The Royal Game of Ur", *ur_section(folder, step)),
+                ("Yahtzee", *yahtzee_section(folder, step)),
+                ("Graph explorers", *explorer_section(folder, step)),
+                ("Reports", *reports_section(folder, step)),
+            ]
+    finally:
+        _jackpot_results.cache_clear()
     write_atomic(
         folder / "results.md", "# gamegraph results\n\n" + "\n".join(md for _, md, _ in sections)
     )
