@@ -185,3 +185,17 @@ def test_no_top_level_renderers_package_is_installed():
     )
     assert run.returncode != 0 and "No module named 'renderers'" in run.stderr
     import gamegraph.renderers.dot  # noqa: F401
+
+
+def test_every_exception_is_exported_from_the_package():
+    """``except gamegraph.X`` works for every error the library raises."""
+    import inspect
+
+    from gamegraph import errors
+
+    raised = {
+        name
+        for name, value in vars(errors).items()
+        if inspect.isclass(value) and issubclass(value, errors.GameGraphError)
+    }
+    assert raised <= set(gamegraph.__all__), sorted(raised - set(gamegraph.__all__))
