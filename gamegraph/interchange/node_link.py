@@ -10,7 +10,7 @@ import json
 
 import networkx as nx
 
-from .._files import check_output, write_atomic
+from .._files import _shown, check_output, write_atomic
 from ..errors import InvalidArgumentError
 from .files import _directed, _first_line, _read_bytes
 from .records import ENCODING, _as_digraph, _encode, _Records
@@ -70,10 +70,15 @@ def read_json(path, *, types=()) -> nx.DiGraph:
         raise InvalidArgumentError(
             f"{source} is not node-link JSON: it needs an object with 'nodes' and 'edges'"
         )
+    graph = data.get("graph", {})
+    if not isinstance(graph, dict):  # networkx would keep it as g.graph, which is a dict
+        raise InvalidArgumentError(
+            f"{source} is not node-link JSON: its 'graph' is {_shown(json.dumps(graph))}, "
+            "not an object"
+        )
     key = "links" if "links" in data and "edges" not in data else "edges"
     edges = data.setdefault(key, [])
-    graph = data.get("graph")
-    if isinstance(graph, dict) and ENCODING in graph and isinstance(edges, list):
+    if ENCODING in graph and isinstance(edges, list):
         try:
             nodes = [(n.pop("id"), n) for n in data["nodes"]]
             links = [(e.pop("source"), e.pop("target"), e) for e in edges]

@@ -1,0 +1,105 @@
+"""Graph files with JSON of the wrong shape: every one refused with InvalidArgumentError.
+
+A node-link file is JSON, so any of its values can be a string, a list, a number, null or
+an object where another type belongs: the graph's attributes, the encoding a file of ours
+records, an edge's attributes. Each such file is refused in one line naming the problem,
+never with AttributeError, TypeError or networkx's own errors, by the readers and by
+:func:`~gamegraph.interchange.from_networkx` on what they read.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from gamegraph import interchange as ic
+from gamegraph.errors import InvalidArgumentError
+from tests.cli_run import run
+
+NOT_OBJECTS = ["x", [1], [], 3, 1.5, None, True]
+_START = object()  # foreign()'s graph attributes by default: {"start": "a"}
+
+
+def foreign(graph=_START, multigraph=False, **edge) -> dict:
+    """Another program's node-link file: a -> b with probability 1 (and ``edge``)."""
+    data = {
+        "directed": True,
+        "multigraph": multigraph,
+        "graph": {"start": "a"} if graph is _START else graph,
+        "nodes": [{"id": "a"}, {"id": "b", "value": 1}],
+        "edges": [{"source": "a", "target": "b", "probability": 1, **edge}],
+    }
+    if multigraph:
+        data["edges"][0]["key"] = 0
+    return data
+
+
+def written(tmp_path, data, name="shape.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def refused(path, message: str) -> str:
+    """Read the file as a user would (read_json, then from_networkx): the one-line error."""
+    with pytest.raises(InvalidArgumentError, match=message) as error:
+        g = ic.read_json(path)
+        ic.from_networkx(g, "a")
+    assert "\n" not in str(error.value)
+    return str(error.value)
+
+
+@pytest.mark.parametrize("graph", NOT_OBJECTS, ids=repr)
+def test_graph_attributes_that_are_not_an_object_are_refused(tmp_path, graph):
+    # networkx kept them as g.graph, and from_networkx raised AttributeError on g.graph.get
+    path = written(tmp_path, foreign(graph))
+    assert str(path) in refused(path, "is not node-link JSON: its 'graph' is .*, not an object")
+
+
+@pytest.mark.parametrize("graph", NOT_OBJECTS, ids=repr)
+def test_a_multigraph_with_graph_attributes_not_an_object_is_refused(tmp_path, graph):
+    # nx.DiGraph(g) of such a MultiDiGraph raised NetworkXError ("Input is not a correct
+    # NetworkX graph") from update(g.graph)
+    path = written(tmp_path, foreign(graph, multigraph=True))
+    refused(path, "is not node-link JSON: its 'graph' is .*, not an object")
+
+
+def test_a_file_without_graph_attributes_still_reads(tmp_path):
+    data = foreign()
+    del data["graph"]
+    g = ic.read_json(written(tmp_path, data))
+    assert g.graph == {} and list(g.edges) == [("a", "b")]
+
+
+# ---- the command line ---------------------------------------------------------------------
+FROM_FILE = '''
+from gamegraph.interchange import from_networkx, read_json
+
+
+class FromFile:
+    """A game read from a node-link file (its path given as --arg path=...)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.name = "from a file"
+
+    def build_graph(self):
+        return from_networkx(read_json(self.path), "a")
+'''
+
+
+def test_the_command_line_gives_one_line_for_a_file_of_the_wrong_shape(tmp_path, capsys):
+    # The command line reads graph files through a game of the user's own (SPEC file.py:Class)
+    game = tmp_path / "from_file.py"
+    game.write_text(textwrap.dedent(FROM_FILE))
+    path = written(tmp_path, foreign("x"))
+    argv = ["report", f"{game}:FromFile", "--arg", f"path={str(path)!r}"]
+    status, stdout, stderr = run([*argv, "-o", tmp_path / "report.md"], capsys)
+    assert status == 2 and stdout == "", stderr
+    assert (
+        stderr
+        == f"gamegraph: error: {path} is not node-link JSON: its 'graph' is \"x\", not an object\n"
+    )
+    assert "Traceback" not in stderr
