@@ -90,7 +90,11 @@ class _Restore:
 
     def converters_of(self, scope: str) -> list:
         """How to read the attributes of ``scope``, as (key, function) pairs."""
-        convert = [(key, self.converters.get(how)) for key, how in self.encoding[scope].items()]
+        converters = self.converters
+        convert = [
+            (key, converters.get(how) if type(how) is str else None)  # a list cannot be looked up
+            for key, how in self.encoding[scope].items()
+        ]
         if any(function is None for _, function in convert):
             raise InvalidArgumentError(f"{self.source}: its {ENCODING} attribute is damaged")
         return convert

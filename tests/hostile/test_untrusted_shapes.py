@@ -73,6 +73,20 @@ def test_a_file_without_graph_attributes_still_reads(tmp_path):
     assert g.graph == {} and list(g.edges) == [("a", "b")]
 
 
+@pytest.mark.parametrize("how", [["python"], {"python": 1}, 3, None, True, "nope"], ids=repr)
+def test_an_encoding_that_is_not_a_known_name_is_damaged(tmp_path, how):
+    # an unhashable encoding raised TypeError from the dict lookup of its converter
+    encoding = {"graph": {}, "node": {"label": how}, "edge": {}}
+    data = {
+        "graph": {"gamegraph_encoding": json.dumps(encoding), "gamegraph_types": "{}"},
+        "nodes": [{"id": "0", "state": "1", "label": "x"}],
+        "edges": [],
+    }
+    path = written(tmp_path, data)
+    with pytest.raises(InvalidArgumentError, match="its gamegraph_encoding attribute is damaged"):
+        ic.read_json(path)
+
+
 # ---- the command line ---------------------------------------------------------------------
 FROM_FILE = '''
 from gamegraph.interchange import from_networkx, read_json
