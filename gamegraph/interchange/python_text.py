@@ -154,7 +154,7 @@ def _decode_as_json(text: str, types: dict):
     text = _CONSTANTS.sub(lambda m: _JSON_CONSTANTS[m.group(1)], text)
     try:
         return _from_json(json.loads(text), types)
-    except (ValueError, TypeError, KeyError, RecursionError):
+    except (ValueError, TypeError, KeyError, RecursionError, ZeroDivisionError):
         return None
 
 

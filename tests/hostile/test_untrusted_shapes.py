@@ -87,6 +87,22 @@ def test_an_encoding_that_is_not_a_known_name_is_damaged(tmp_path, how):
         ic.read_json(path)
 
 
+@pytest.mark.parametrize("state", ["Fraction(1, 0)", "(Fraction(3, 0), 1)", "[Fraction(-1, 0)]"])
+def test_a_state_dividing_by_zero_is_damaged(tmp_path, state):
+    # the fast reading of states as JSON let ZeroDivisionError out of Fraction(1, 0)
+    encoding = {"graph": {}, "node": {"state": "python"}, "edge": {}}
+    data = {
+        "graph": {"gamegraph_encoding": json.dumps(encoding)},
+        "nodes": [{"id": "0", "state": "1"}, {"id": "1", "state": state}],
+        "edges": [],
+    }
+    path = written(tmp_path, data)
+    with pytest.raises(
+        InvalidArgumentError, match=r"node 1: attribute 'state' is damaged \(Fraction"
+    ):
+        ic.read_json(path)
+
+
 # ---- the command line ---------------------------------------------------------------------
 FROM_FILE = '''
 from gamegraph.interchange import from_networkx, read_json
