@@ -8,6 +8,7 @@ from collections import defaultdict
 
 import networkx as nx
 
+from .._files import _shown
 from ..errors import InvalidArgumentError
 from ..rules import Option, Outcome, Rules
 from .attributes import _exact, _flag_attribute, _move_attribute, _reward, _unread, _value
@@ -50,7 +51,14 @@ class NetworkxRules(Rules):
                 unread = _unread(data, EDGE_ATTRIBUTES, self.ignore, where)
             key = data.get("outcome", ("edge", target))
             p = _exact(data["probability"], (node, target))
-            if probability.setdefault(key, p) != p:
+            try:
+                known = probability.setdefault(key, p)
+            except TypeError:  # a list or dict, as a JSON file can hold
+                raise InvalidArgumentError(
+                    f"{where}: its outcome {_shown(repr(key))} is not hashable; name outcomes "
+                    "with text or numbers"
+                ) from None
+            if known != p:
                 raise InvalidArgumentError(
                     f"edges of outcome {key!r} at {node!r} disagree on its probability"
                 )

@@ -87,6 +87,13 @@ def test_an_encoding_that_is_not_a_known_name_is_damaged(tmp_path, how):
         ic.read_json(path)
 
 
+@pytest.mark.parametrize("outcome", [[1, 2], {"a": 1}, [[1]]], ids=repr)
+def test_an_outcome_key_that_cannot_name_an_outcome_is_refused(tmp_path, outcome):
+    # networkx reads a JSON list or object as it is; from_networkx used it as a dict key
+    path = written(tmp_path, foreign(outcome=outcome))
+    refused(path, r"edge 'a' -> 'b': its outcome .* is not hashable")
+
+
 @pytest.mark.parametrize("state", ["Fraction(1, 0)", "(Fraction(3, 0), 1)", "[Fraction(-1, 0)]"])
 def test_a_state_dividing_by_zero_is_damaged(tmp_path, state):
     # the fast reading of states as JSON let ZeroDivisionError out of Fraction(1, 0)
