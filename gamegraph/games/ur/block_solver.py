@@ -57,6 +57,7 @@ import numpy as np
 from ..._checks import check_int
 from ..._memory import physical_memory
 from ..._progress import progress_bar
+from ..._stopping import near_fixed_point
 from ..._threads import limit_blas
 from ...errors import ConvergenceError, InvalidArgumentError
 from . import sweeps as compiled
@@ -274,17 +275,20 @@ class Rate:
             self.ratios = [*self.ratios[-1:], change / self.last]
         self.last = change
 
-    def remaining(self, change: float) -> float:
-        """Estimated distance to the fixed point after a sweep that changed ``change``."""
-        if len(self.ratios) < 2:
-            return float("inf")
-        rho = max(self.ratios)
-        return change * rho / (1.0 - rho) if rho < 1.0 else float("inf")
+    def near(self, change: float, target: float) -> bool:
+        """Whether a sweep that changed ``change`` left the values within ``target`` of the
+        fixed point, by the one stopping rule (:func:`gamegraph._stopping.near_fixed_point`)
+        with the larger of the last two ratios; never before two ratios are known.
+        """
+        return len(self.ratios) == 2 and near_fixed_point(change, max(self.ratios), target)
 
 
 def settled(change: float, rate: Rate, target: float) -> bool:
-    """Whether a sweep that changed ``change`` left the values within ``target``."""
-    return change <= target / 1000 or rate.remaining(change) < target
+    """Whether a sweep that changed ``change`` left the values within ``target``: by the
+    rate (:meth:`Rate.near`), or because it changed nothing above a thousandth of
+    ``target``, where the ratios are rounding noise.
+    """
+    return change <= target / 1000 or rate.near(change, target)
 
 
 # ---------------------------------------------------------------------------
