@@ -1,65 +1,94 @@
-"""``gamegraph supersix ...``: solve, strategy strings, interactive and static maps."""
+"""``gamegraph supersix ...``: solve, strategy strings, interactive and static maps.
+
+The work is :mod:`gamegraph.games.supersix.analysis`'s and
+:mod:`~gamegraph.games.supersix.relaxation`'s; this module reads the arguments and
+prints their results.
+"""
 
 from __future__ import annotations
 
-import json
 import sys
 
-from ._common import FORMATS, Parser, add_quiet, add_width, whole
+from ..errors import InvalidArgumentError
+from ._common import FORMATS, Parser, add_quiet, add_width, finite_json, whole
 from .report import add_report_command
 
 #: The default page's largest total: 130 pegs (48,396 positions), a 14 MB page written in
 #: about 3 s (docs/games/supersix.md, The interactive page).
 HEATMAP_DEFAULT_HIGH = 130
-#: The most pegs `supersix lp` takes: HiGHS's time grows with about the square of the
-#: positions, 34 s at 40 pegs here (benchmarks/bench_memory.py), so 100 pegs would take
-#: half an hour.
+#: The most pegs `supersix lp` takes (:data:`gamegraph.games.supersix.relaxation.LP_MAX_PEGS`,
+#: without importing numpy here).
 LP_MAX_PEGS = 40
-LP_SECONDS_AT_MAX = 34
 
 
 def add_commands(subparsers) -> None:
     """Register the supersix subcommands on the top-level ``GAME`` subparsers."""
-    from ..games.supersix import RULESETS
+    from .explore import add_explore
 
     game = subparsers.add_parser("supersix", help="Super Six (two players, five sockets and a pit)")
     commands = game.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )
-    from .explore import add_explore
-
     add_explore(commands, "supersix")
     add_report_command(commands, "supersix")
+    _add_solve(commands)
 
-    def size_options(parser):
-        parser.add_argument(
-            "--pegs",
-            type=whole(-(10**9), "pegs"),
-            default=None,
-            help="total pegs, split evenly; an odd total gives the first player "
-            "the extra peg (default 40)",
-        )
-        parser.add_argument(
-            "--hands",
-            type=whole(-(10**9), "pegs"),
-            nargs=2,
-            metavar=("FIRST", "SECOND"),
-            help="explicit pegs of the first and second player instead of --pegs",
-        )
-        parser.add_argument(
-            "--rules",
-            choices=RULESETS,
-            default="free",
-            help="free: every turn may go on (the blog); first-round: one throw "
-            "each in the first round (the published analyses)",
-        )
+    strategy = commands.add_parser("strategy", help="the optimal strategy in the paper's notation")
+    strategy.add_argument(
+        "--sticks", type=whole(4, "sticks"), required=True, help="pegs in play (4 or more)"
+    )
+    strategy.set_defaults(run=_strategy)
+    _add_maps(commands)
 
+    lp = commands.add_parser(
+        "lp",
+        help="the blog's LP relaxation: where it fails, and by how much "
+        f"(up to {LP_MAX_PEGS} pegs)",
+    )
+    _size_options(lp)
+    lp.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        help="also draw the relative error per position (.png, .svg or .pdf)",
+    )
+    add_quiet(lp)
+    lp.set_defaults(run=_lp)
+
+
+def _size_options(parser) -> None:
+    from ..games.supersix import RULESETS
+
+    parser.add_argument(
+        "--pegs",
+        type=whole(-(10**9), "pegs"),
+        default=None,
+        help="total pegs, split evenly; an odd total gives the first player "
+        "the extra peg (default 40)",
+    )
+    parser.add_argument(
+        "--hands",
+        type=whole(-(10**9), "pegs"),
+        nargs=2,
+        metavar=("FIRST", "SECOND"),
+        help="explicit pegs of the first and second player instead of --pegs",
+    )
+    parser.add_argument(
+        "--rules",
+        choices=RULESETS,
+        default="free",
+        help="free: every turn may go on (the blog); first-round: one throw "
+        "each in the first round (the published analyses)",
+    )
+
+
+def _add_solve(commands) -> None:
     solve = commands.add_parser(
         "solve",
         help="optimal play: start win probability, decisions, strategy (a summary; "
         "--full or -o FILE.json for every position)",
     )
-    size_options(solve)
+    _size_options(solve)
     solve.add_argument("--exact", action="store_true", help="exact fractions (slower)")
     solve.add_argument(
         "--format",
@@ -81,16 +110,12 @@ def add_commands(subparsers) -> None:
     add_quiet(solve)
     solve.set_defaults(run=_solve)
 
-    strategy = commands.add_parser("strategy", help="the optimal strategy in the paper's notation")
-    strategy.add_argument(
-        "--sticks", type=whole(4, "sticks"), required=True, help="pegs in play (4 or more)"
-    )
-    strategy.set_defaults(run=_strategy)
 
+def _add_maps(commands) -> None:
     heatmap = commands.add_parser(
         "heatmap", help="interactive roll/stop maps (one offline HTML page, plotly)"
     )
-    size_options(heatmap)
+    _size_options(heatmap)
     heatmap.add_argument(
         "--range",
         type=whole(4, "pegs"),
@@ -104,7 +129,7 @@ def add_commands(subparsers) -> None:
     heatmap.set_defaults(run=_heatmap)
 
     figure = commands.add_parser("map", help="static roll/stop maps for reports (PNG, SVG, PDF)")
-    size_options(figure)
+    _size_options(figure)
     figure.add_argument(
         "--metric",
         choices=("decision", "choice", "margin"),
@@ -116,40 +141,21 @@ def add_commands(subparsers) -> None:
     add_width(figure, "the maps")
     figure.set_defaults(run=_map)
 
-    lp = commands.add_parser(
-        "lp",
-        help="the blog's LP relaxation: where it fails, and by how much "
-        f"(up to {LP_MAX_PEGS} pegs)",
-    )
-    size_options(lp)
-    lp.add_argument(
-        "-o",
-        "--output",
-        default=None,
-        help="also draw the relative error per position (.png, .svg or .pdf)",
-    )
-    add_quiet(lp)
-    lp.set_defaults(run=_lp)
-
 
 def _rules(args):
     from ..games.supersix import SuperSix
+    from ..games.supersix.analysis import game_of_size
 
     if args.hands is not None:
         if args.pegs is not None:
-            from ..errors import InvalidArgumentError
-
             raise InvalidArgumentError("give --pegs or --hands, not both")
         return SuperSix(hands=tuple(args.hands), rules=args.rules)
-    pegs = 40 if args.pegs is None else args.pegs
-    if pegs % 2 and pegs >= 3:  # as the page's slider: the first player holds the odd peg
-        return SuperSix(hands=(pegs - pegs // 2, pegs // 2), rules=args.rules)
-    return SuperSix(pegs=pegs, rules=args.rules)
+    return game_of_size(40 if args.pegs is None else args.pegs, args.rules)
 
 
 def _rows_json(payload: dict, rows: str) -> str:
     """JSON with one line per row of ``payload[rows]`` (greppable, diffable), the rest
-    indented as usual.
+    indented as usual; NaN refused.
 
     >>> print(_rows_json({"pegs": 4, "strategy": [{"b": 0}, {"b": 1}]}, "strategy"))
     {
@@ -160,13 +166,12 @@ def _rows_json(payload: dict, rows: str) -> str:
       ]
     }
     """
-    head = json.dumps({k: v for k, v in payload.items() if k != rows}, indent=2)[:-2]
-    lines = ",\n".join("    " + json.dumps(row) for row in payload[rows])
+    head = finite_json({k: v for k, v in payload.items() if k != rows}, indent=2)[:-2]
+    lines = ",\n".join("    " + finite_json(row) for row in payload[rows])
     return f'{head},\n  "{rows}": [\n{lines}\n  ]\n}}\n'
 
 
 def _solve(args, out):
-    from .._tables import shown_integer
     from ..games.supersix.analysis import solve_game
 
     if args.output is not None:
@@ -185,28 +190,9 @@ def _solve(args, out):
         payload = result.as_dict()
         if args.output is not None:
             payload["output"] = str(args.output)
-        out.write(json.dumps(payload, indent=2) + "\n")
+        out.write(finite_json(payload, indent=2) + "\n")
         return
-    start = result.start_value
-    first, second = rules.hands
-    out.write(
-        f"Super Six, {first} + {second} pegs, {rules.rules} rules: "
-        f"{result.positions:,} positions solved in {result.seconds:.2f} s "
-        f"(residual {result.solution.residual:.1e})\n"
-    )
-    shown = (
-        f"{shown_integer(start.numerator)}/{shown_integer(start.denominator)} = {float(start):.12f}"
-        if args.exact
-        else f"{float(start):.12f}"
-    )
-    out.write(f"the first player wins with probability {shown}\n")
-    if args.full:
-        out.write("\n")
-        _grids(result.table, rules.pegs, out)
-    else:
-        out.write(
-            f"decisions: roll again at {result.rolls:,} positions, stop at {result.stops:,}\n"
-        )
+    out.write(result.to_text(full=args.full))
     strategy = result.strategy
     if strategy:
         shown = strategy if args.full else result.short_strategy()
@@ -224,50 +210,16 @@ def _solve(args, out):
         out.write("(--full prints every decision; -o FILE.json writes every position's values)\n")
 
 
-def _grids(table, total, out):
-    """The decisions as text: one grid per pegs on the lid (R: roll again, .: stop)."""
-    out.write(
-        "decisions (R: roll again, .: stop), one grid per pegs on the lid;\n"
-        "columns: your pegs 1, 2, ...; rows: opponent's pegs, most at the top\n"
-    )
-    decided = {
-        (int(b), int(c), int(o)): bool(r)
-        for b, c, o, r in zip(table.b, table.c, table.o, table.roll)
-    }
-    for lid in range(6):
-        size = total - lid - 1
-        if size < 1:
-            continue
-        out.write(f"\n{lid} on the lid\n")
-        for theirs in range(size, 0, -1):
-            cells = "".join(
-                "R"
-                if decided.get((lid, mine, theirs))
-                else ("." if (lid, mine, theirs) in decided else " ")
-                for mine in range(1, size + 1)
-            )
-            out.write(f"{theirs:>4} {cells.rstrip()}\n")
-
-
 def _strategy(args, out):
-    from ..build import build
-    from ..games.supersix import SuperSix, decision_table, strategy_string
-    from ..solve import solve
+    from ..games.supersix.analysis import optimal_strategy
 
-    sticks = args.sticks
-    rules = SuperSix(hands=(sticks - sticks // 2, sticks // 2))
-    table = decision_table(solve(build(rules), exact=sticks <= 20))
-    out.write(strategy_string(table, sticks) + "\n")
+    out.write(optimal_strategy(args.sticks) + "\n")
 
 
 def _heatmap(args, out):
     from .._files import check_output
-    from ..build import build
-    from ..errors import InvalidArgumentError
-    from ..games.supersix import RULESETS, SuperSix, decision_table
-    from ..games.supersix.analysis import start_values, throw_values
+    from ..games.supersix.analysis import slider_values
     from ..renderers.heatmap import figure
-    from ..solve import solve
 
     check_output(args.output, (".html", ".htm"))
     rules = _rules(args)
@@ -276,15 +228,14 @@ def _heatmap(args, out):
         raise InvalidArgumentError(
             f"--range {low} {high} must contain the total pegs {rules.pegs} (LOW <= HIGH)"
         )
-    table = decision_table(solve(build(SuperSix(hands=(high - high // 2, high // 2)))))
-    totals = range(low, high + 1)
+    values = slider_values(low, high)
     figure(
-        table,
+        values.table,
         pegs=rules.pegs,
         pegs_range=(low, high),
-        start_values={name: start_values(table, totals, name) for name in RULESETS},
+        start_values=values.start_values,
         rules_name=rules.rules,
-        after_throws=throw_values(table),
+        after_throws=values.after_throws,
     ).save(args.output)
     out.write(f"wrote {args.output}\n")
 
@@ -312,25 +263,8 @@ def _map(args, out):
     out.write(f"wrote {args.output}\n")
 
 
-def _check_lp_size(rules):
-    """Refuse an LP past :data:`LP_MAX_PEGS`, saying roughly how long it would take."""
-    from ..errors import InvalidArgumentError
-    from ..games.supersix import count_states
-
-    if rules.pegs <= LP_MAX_PEGS:
-        return
-    ratio = count_states(rules.pegs) / count_states(LP_MAX_PEGS)
-    minutes = LP_SECONDS_AT_MAX * ratio**2 / 60
-    raise InvalidArgumentError(
-        f"supersix lp takes up to {LP_MAX_PEGS} pegs (about {LP_SECONDS_AT_MAX} s); "
-        f"{rules.pegs} pegs would take roughly {minutes:,.0f} minutes"
-    )
-
-
 def _lp(args, out):
-    from ..build import build
-    from ..games.supersix import by_position
-    from ..mathprog import lp_relaxation
+    from ..games.supersix.relaxation import relaxation_errors
 
     if args.output is not None:
         from .._files import check_output
@@ -338,28 +272,16 @@ def _lp(args, out):
 
         check_output(args.output, EXTENSIONS)
     rules = _rules(args)
-    _check_lp_size(rules)
-    graph = build(rules, progress=args.progress)
-    relaxation = lp_relaxation(graph)
-    b, c, o, error = by_position(graph, relaxation.outcomes, relaxation.relative_error)
-    worst = int(error.argmax())
-    wrong = error > 1e-6
-    out.write(
-        f"LP relaxation of Super Six, {rules.pegs} pegs ({rules.rules} rules), "
-        f"solved in {relaxation.seconds:.2f} s\n"
-        f"largest relative error of P_choice: {error[worst]:.4%} at "
-        f"{b[worst]}/{c[worst]}/{o[worst]}\n"
-        f"positions off by more than 1e-6: {int(wrong.sum())} of {len(error)}; "
-        f"by pegs on the lid: {[int((wrong & (b == lid)).sum()) for lid in range(6)]}\n"
-    )
+    result = relaxation_errors(rules, progress=args.progress)
+    out.write(result.to_text())
     if args.output is not None:
         from ..renderers.supersix_maps import relative_error_maps
 
         relative_error_maps(
-            b,
-            c,
-            o,
-            error,
+            result.b,
+            result.c,
+            result.o,
+            result.error,
             total=rules.pegs,
             title=f"LP relaxation, {rules.pegs} pegs: relative error of P_choice (blank: exact)",
         ).save(args.output)

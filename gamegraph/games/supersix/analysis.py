@@ -17,7 +17,10 @@ slider and on hover; it is given them, and computes nothing itself.
 :func:`solve_game` solves one game and wraps the solution with its decision table in a
 :class:`SuperSixSolve`, which prints a short summary, displays as HTML in Jupyter (start
 value, positions, decisions, the strategy string, sample rows) and hands the whole
-decision table to pandas.
+decision table to pandas; its :meth:`~SuperSixSolve.to_text` is what ``supersix solve``
+prints. :func:`game_of_size` makes the game of a total (hands split as the page's slider
+splits them), :func:`optimal_strategy` the paper's strategy string of a size, and
+:func:`slider_values` everything the interactive page shows beside its slider.
 
 Examples
 --------
@@ -42,7 +45,7 @@ from functools import partial
 import numpy as np
 
 from ..._extras import require
-from ..._tables import Table, exact_digits, format_value
+from ..._tables import Table, exact_digits, format_value, shown_integer
 from ...build import build
 from ...errors import InvalidArgumentError, UnknownNameError
 from ...solve import Solution, solve
@@ -348,6 +351,31 @@ class SuperSixSolve:
             }
         )
 
+    def to_text(self, full: bool = False) -> str:
+        """What was solved and the first player's chance, then the decisions: counted, or
+        with ``full`` one grid per pegs on the lid (:func:`decision_grids`).
+
+        >>> print(solve_game(SuperSix(pegs=4), exact=True).to_text())  # doctest: +ELLIPSIS
+        Super Six, 2 + 2 pegs, free rules: 10 positions solved in ... s (residual 0.0e+00)
+        the first player wins with probability 36/41 = 0.878048780488
+        decisions: roll again at 10 positions, stop at 0
+        <BLANKLINE>
+        """
+        first, second = self.rules.hands
+        start = self.start_value
+        shown = f"{float(start):.12f}"
+        if self.exact:
+            shown = f"{shown_integer(start.numerator)}/{shown_integer(start.denominator)} = {shown}"
+        text = (
+            f"Super Six, {first} + {second} pegs, {self.rules.rules} rules: "
+            f"{self.positions:,} positions solved in {self.seconds:.2f} s "
+            f"(residual {self.solution.residual:.1e})\n"
+            f"the first player wins with probability {shown}\n"
+        )
+        if full:
+            return text + "\n" + decision_grids(self.table, self.rules.pegs)
+        return text + f"decisions: roll again at {self.rolls:,} positions, stop at {self.stops:,}\n"
+
     def as_dict(self, full: bool = False) -> dict:
         """The summary for JSON; ``full`` adds every position's row under ``"strategy"``."""
         exact = self.exact
@@ -412,3 +440,109 @@ def solve_game(rules: SuperSix, *, exact: bool = False, progress: bool | None = 
     solution = solve(build(rules, progress=progress), exact=exact, progress=progress)
     seconds = time.perf_counter() - started
     return SuperSixSolve(rules, solution, decision_table(solution), seconds)
+
+
+def decision_grids(table, total: int) -> str:
+    """The decisions as text: one grid per pegs on the lid (R: roll again, .: stop), for
+    the game of ``total`` pegs.
+
+    >>> from gamegraph import build, solve
+    >>> from gamegraph.games.supersix import decision_table
+    >>> print(decision_grids(decision_table(solve(build(SuperSix(pegs=4)))), 4), end="")
+    decisions (R: roll again, .: stop), one grid per pegs on the lid;
+    columns: your pegs 1, 2, ...; rows: opponent's pegs, most at the top
+    <BLANKLINE>
+    0 on the lid
+       3 R
+       2 RR
+       1 RRR
+    <BLANKLINE>
+    1 on the lid
+       2 R
+       1 RR
+    <BLANKLINE>
+    2 on the lid
+       1 R
+    """
+    lines = [
+        "decisions (R: roll again, .: stop), one grid per pegs on the lid;",
+        "columns: your pegs 1, 2, ...; rows: opponent's pegs, most at the top",
+    ]
+    decided = {
+        (int(b), int(c), int(o)): bool(r)
+        for b, c, o, r in zip(table.b, table.c, table.o, table.roll)
+    }
+    for lid in range(6):
+        size = total - lid - 1
+        if size < 1:
+            continue
+        lines += ["", f"{lid} on the lid"]
+        for theirs in range(size, 0, -1):
+            cells = "".join(
+                "R"
+                if decided.get((lid, mine, theirs))
+                else ("." if (lid, mine, theirs) in decided else " ")
+                for mine in range(1, size + 1)
+            )
+            lines.append(f"{theirs:>4} {cells.rstrip()}")
+    return "\n".join(lines) + "\n"
+
+
+def game_of_size(pegs: int, rules: str = "free") -> SuperSix:
+    """The game of ``pegs`` pegs, split evenly; an odd total gives the first player the
+    extra peg, as the interactive page's slider does.
+
+    >>> game_of_size(7).hands, game_of_size(8, "first-round").hands
+    ((4, 3), (4, 4))
+    """
+    if pegs % 2 and pegs >= 3:
+        return SuperSix(hands=(pegs - pegs // 2, pegs // 2), rules=rules)
+    return SuperSix(pegs=pegs, rules=rules)
+
+
+def optimal_strategy(sticks: int) -> str:
+    """The optimal strategy with ``sticks`` pegs in play, in the paper's notation (solved
+    exactly up to 20 pegs).
+
+    >>> optimal_strategy(4)
+    '(1/1)'
+    """
+    rules = SuperSix(hands=(sticks - sticks // 2, sticks // 2))
+    table = decision_table(solve(build(rules), exact=sticks <= 20))
+    return strategy_string(table, sticks)
+
+
+@dataclass(eq=False)
+class SliderValues:
+    """What the interactive page shows beside its slider, from one solve at the largest
+    total: the decision table, the start values of every total under each rule set
+    (:func:`start_values`) and the values after each throw (:func:`throw_values`).
+    """
+
+    table: DecisionTable
+    low: int
+    high: int
+    start_values: dict
+    after_throws: dict
+
+    def __repr__(self) -> str:
+        return f"<SliderValues {self.low} to {self.high} pegs: {len(self.table):,} positions>"
+
+
+def slider_values(low: int, high: int) -> SliderValues:
+    """Solve the game of ``high`` pegs once and read every total from ``low`` to ``high``
+    off it.
+
+    >>> values = slider_values(4, 6)
+    >>> round(float(values.start_values["free"][4]), 6)
+    0.878049
+    """
+    table = decision_table(solve(build(SuperSix(hands=(high - high // 2, high // 2)))))
+    totals = range(low, high + 1)
+    return SliderValues(
+        table,
+        low,
+        high,
+        {name: start_values(table, totals, name) for name in RULESETS},
+        throw_values(table),
+    )
