@@ -123,6 +123,7 @@ def compile_kernels(
     parallel=(),
     first=(),
     borrow=None,
+    threading_layer=None,
 ) -> None:
     """Swap a module's kernels for their numba versions, once (the lazy compilation every
     kernel module shares): the caller imports numba when a kernel is first needed, never
@@ -145,9 +146,15 @@ def compile_kernels(
     borrow : mapping, optional
         ``name: (module, attribute)``: compiled kernels of other modules, put under
         ``name`` here once ``first`` has run.
+    threading_layer : str, optional
+        numba's threading layer for the parallel kernels (``numba.config.THREADING_LAYER``,
+        which holds for the whole process), set before anything compiles unless the
+        environment variable ``NUMBA_THREADING_LAYER`` chooses one.
     """
     if namespace.get("_compiled"):
         return
+    if threading_layer and "NUMBA_THREADING_LAYER" not in os.environ:
+        numba.config.THREADING_LAYER = threading_layer
     for compile_first in first:
         compile_first()
     for name, (module, attribute) in (borrow or {}).items():
