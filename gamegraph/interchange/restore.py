@@ -61,7 +61,7 @@ class _Restore:
             for scope in ("graph", "node", "edge"):
                 if not isinstance(encoding.setdefault(scope, {}), dict):
                     raise ValueError
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, KeyError):  # KeyError: a GraphML key, but no graph data
             raise InvalidArgumentError(
                 f"{self.source}: its {ENCODING} attribute is damaged"
             ) from None

@@ -10,8 +10,10 @@ never with AttributeError, TypeError or networkx's own errors, by the readers an
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
+import networkx as nx
 import pytest
 
 from gamegraph import interchange as ic
@@ -108,6 +110,21 @@ def test_a_state_dividing_by_zero_is_damaged(tmp_path, state):
         InvalidArgumentError, match=r"node 1: attribute 'state' is damaged \(Fraction"
     ):
         ic.read_json(path)
+
+
+def test_graphml_declaring_the_encoding_without_giving_it_is_damaged(tmp_path):
+    # a key named gamegraph_encoding marks the file as ours; without the graph's data for
+    # it, reading the encoding raised KeyError
+    g = nx.DiGraph(start="a")
+    g.add_edge("a", "b", probability="1/1")
+    path = tmp_path / "ours.graphml"
+    ic.write_graphml(g, path)
+    text = path.read_text()
+    data = re.search(r'<data key="(d\d+)">\{[^<]*"edge"[^<]*</data>', text)
+    assert data is not None
+    path.write_text(text.replace(data.group(0), ""))
+    with pytest.raises(InvalidArgumentError, match="its gamegraph_encoding attribute is damaged"):
+        ic.read_graphml(path)
 
 
 # ---- the command line ---------------------------------------------------------------------
