@@ -70,14 +70,7 @@ def supersix_report(*, pegs: int = PEGS, progress: bool | None = None) -> Report
     pegs = check_int(pegs, "pegs", low=4)
     started = time.perf_counter()
     exact_size = EXACT_PEGS
-    exact = decision_table(solve(build(SuperSix(hands=_hands(exact_size))), exact=True))
-    if pegs > exact_size:
-        graph = build(SuperSix(hands=_hands(pegs)), progress=progress)
-        large = decision_table(solve(graph, progress=progress))
-        positions = graph.n_states - 1
-    else:
-        large = exact
-        positions = build(SuperSix(hands=_hands(pegs))).n_states - 1
+    exact, large, positions = _solved_tables(pegs, progress)
     small_totals = [t for t in _SMALL if t <= exact_size]
     large_totals = sorted({t for t in _LARGE if exact_size < t <= pegs} | {pegs} - set(_SMALL))
     starts = start_values(exact, small_totals, "free")
@@ -99,33 +92,8 @@ def supersix_report(*, pegs: int = PEGS, progress: bool | None = None) -> Report
         "in the mover's hand and o in the opponent's; its value is the probability that the "
         "player about to throw wins."
     )
-
     report.heading("Start values")
-    report.table(
-        Table(
-            ("pegs", "hands", "first player wins", "decimal", "Jehn (2021)"),
-            [
-                (
-                    total,
-                    "{} + {}".format(*_hands(total)),
-                    starts[total]
-                    if isinstance(starts[total], Fraction)
-                    and starts[total].denominator < 10 ** (FRACTION_CHARS // 2)
-                    else None,
-                    float(starts[total]),
-                    PUBLISHED_START.get(total),
-                )
-                for total in sorted(starts)
-            ],
-            title="The first player's win probability from the start, hands split evenly",
-            notes=(
-                f"Solved exactly up to {exact_size} pegs (fractions shown while they are "
-                f"short); larger games in floats.",
-            ),
-            formats={"decimal": lambda v: f"{v:.6f}"},
-        )
-    )
-
+    report.table(_start_values_table(starts))
     report.heading("Roll or stop")
     report.text(
         f"Where the player should throw again (green) or stop (red), at every position of a "
@@ -142,23 +110,65 @@ def supersix_report(*, pegs: int = PEGS, progress: bool | None = None) -> Report
         caption=f"The optimal decision at every position of a {pegs}-peg game",
         name="roll-stop-map",
     )
-
     report.heading("Strategies in Jehn's notation")
     report.text(
         "One digit per decision with that many pegs in play (1: throw again, 0: stop), "
         "grouped by pegs on the lid from 1 to 5; the same strings as `gamegraph supersix "
         "strategy --sticks N`. The paper gives them for 7 to 15 pegs."
     )
-    report.table(
-        Table(
-            ("pegs in play", "optimal strategy", "Jehn (2021)"),
-            [(total, strategy, _paper(total, strategy)) for total, strategy in strategies.items()],
-            title="Optimal strategies by pegs in play",
-            notes=(
-                "Jehn (2021): for 13 and 15 pegs the paper prints one 0 too many in the "
-                "last group (5 pegs on the lid leave i - 6 positions); the decisions are "
-                "the same.",
-            ),
-        )
-    )
+    report.table(_strategies_table(strategies))
     return report
+
+
+def _solved_tables(pegs: int, progress):
+    """``(exact, large, positions)``: the decision table solved exactly up to
+    :data:`EXACT_PEGS` pegs, the one at ``pegs`` (solved in floats when larger, else the
+    exact one), and the positions of a ``pegs``-peg game.
+    """
+    exact = decision_table(solve(build(SuperSix(hands=_hands(EXACT_PEGS))), exact=True))
+    if pegs <= EXACT_PEGS:
+        return exact, exact, build(SuperSix(hands=_hands(pegs))).n_states - 1
+    graph = build(SuperSix(hands=_hands(pegs)), progress=progress)
+    return exact, decision_table(solve(graph, progress=progress)), graph.n_states - 1
+
+
+def _start_values_table(starts: dict) -> Table:
+    """The first player's win probability by total pegs, as a fraction while it is short,
+    beside the paper's.
+    """
+    return Table(
+        ("pegs", "hands", "first player wins", "decimal", "Jehn (2021)"),
+        [
+            (
+                total,
+                "{} + {}".format(*_hands(total)),
+                starts[total]
+                if isinstance(starts[total], Fraction)
+                and starts[total].denominator < 10 ** (FRACTION_CHARS // 2)
+                else None,
+                float(starts[total]),
+                PUBLISHED_START.get(total),
+            )
+            for total in sorted(starts)
+        ],
+        title="The first player's win probability from the start, hands split evenly",
+        notes=(
+            f"Solved exactly up to {EXACT_PEGS} pegs (fractions shown while they are "
+            f"short); larger games in floats.",
+        ),
+        formats={"decimal": lambda v: f"{v:.6f}"},
+    )
+
+
+def _strategies_table(strategies: dict) -> Table:
+    """The optimal strategy string for each number of pegs in play, beside the paper's."""
+    return Table(
+        ("pegs in play", "optimal strategy", "Jehn (2021)"),
+        [(total, strategy, _paper(total, strategy)) for total, strategy in strategies.items()],
+        title="Optimal strategies by pegs in play",
+        notes=(
+            "Jehn (2021): for 13 and 15 pegs the paper prints one 0 too many in the "
+            "last group (5 pegs on the lid leave i - 6 positions); the decisions are "
+            "the same.",
+        ),
+    )
