@@ -216,23 +216,8 @@ def box_values_figure(
     >>> [t.get_text() for t in figure.axes[0].texts]
     ['▸ 22', '12.0', '▸ 18']
     """
-    from matplotlib.patches import Rectangle
-
-    grid = np.asarray(worth, dtype=np.float64)
-    names = list(boxes)
-    if grid.ndim != 2 or grid.shape[0] != len(names):
-        raise InvalidArgumentError(
-            f"worth must be one row per box ({len(names)} boxes), got shape {grid.shape}"
-        )
+    grid, names, chances = _checked_grid(boxes, worth, scored, chances)
     n_boxes, n_turns = grid.shape
-    if scored is not None and len(scored) != n_boxes:
-        raise InvalidArgumentError(f"scored has {len(scored)} entries; give one per box")
-    if chances is not None:
-        chances = np.asarray(chances, dtype=np.float64)
-        if chances.shape != grid.shape:
-            raise InvalidArgumentError(
-                f"chances must have the shape of worth {grid.shape}, got {chances.shape}"
-            )
     row = 0.34 if chances is None else 0.44  # room for a second line
     figure, ax = figure_and_axes(ax, figsize=(1.9 + 0.48 * n_turns, 0.9 + row * n_boxes))
     finite = grid[np.isfinite(grid)]
@@ -250,6 +235,50 @@ def box_values_figure(
     for b, entry in enumerate(scored or ()):
         if entry is not None:
             marks[b] = entry
+    _write_cells(ax, grid, marks, chances, high)
+    ax.set_yticks(range(n_boxes), names, fontsize=8)
+    labels = list(turns) if turns is not None else [str(t + 1) for t in range(n_turns)]
+    ax.set_xticks(range(n_turns), labels, fontsize=8)
+    ax.set_xlabel("turn")
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    bar = figure.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
+    bar.set_label(colour_label, fontsize=8)
+    bar.ax.tick_params(labelsize=7)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return figure
+
+
+def _checked_grid(boxes, worth, scored, chances):
+    """``(worth as a float grid, the boxes' names, chances as a grid or None)``, refused
+    unless the grid has a row per box and ``scored`` and ``chances`` fit it.
+    """
+    grid = np.asarray(worth, dtype=np.float64)
+    names = list(boxes)
+    if grid.ndim != 2 or grid.shape[0] != len(names):
+        raise InvalidArgumentError(
+            f"worth must be one row per box ({len(names)} boxes), got shape {grid.shape}"
+        )
+    if scored is not None and len(scored) != grid.shape[0]:
+        raise InvalidArgumentError(f"scored has {len(scored)} entries; give one per box")
+    if chances is not None:
+        chances = np.asarray(chances, dtype=np.float64)
+        if chances.shape != grid.shape:
+            raise InvalidArgumentError(
+                f"chances must have the shape of worth {grid.shape}, got {chances.shape}"
+            )
+    return grid, names, chances
+
+
+def _write_cells(ax, grid, marks: dict, chances, high: float) -> None:
+    """Each cell's text: the points of a box scored that turn, outlined (``marks``: box
+    -> (turn, points)), else an open box's worth and its chance; dark text on light cells.
+    """
+    from matplotlib.patches import Rectangle
+
+    n_boxes, n_turns = grid.shape
     for b in range(n_boxes):
         for t in range(n_turns):
             if b in marks and marks[b][0] == t:
@@ -266,16 +295,3 @@ def box_values_figure(
                     text += f"\n{100 * chances[b, t]:.0f} %"
                 ax.text(t, b, text, ha="center", va="center", fontsize=7, linespacing=1.1,
                         color="black" if v > 0.55 * high else "white")  # fmt: skip
-    ax.set_yticks(range(n_boxes), names, fontsize=8)
-    labels = list(turns) if turns is not None else [str(t + 1) for t in range(n_turns)]
-    ax.set_xticks(range(n_turns), labels, fontsize=8)
-    ax.set_xlabel("turn")
-    ax.tick_params(length=0)
-    for side in ax.spines.values():
-        side.set_visible(False)
-    bar = figure.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
-    bar.set_label(colour_label, fontsize=8)
-    bar.ax.tick_params(labelsize=7)
-    if title:
-        ax.set_title(title, fontsize=10)
-    return figure
