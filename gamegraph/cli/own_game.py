@@ -1,33 +1,23 @@
 """``gamegraph explore|report|graph SPEC``: any game, a user's own included, by its class.
 
 SPEC names a game's rules class as ``package.module:Class`` (imported) or
-``path/to/file.py:Class`` (loaded from the file); ``--arg name=value``, repeated, gives its
-constructor's keyword arguments, each value read as a Python literal (``20``, ``'free'``,
-``(3, 3)``) by :func:`ast.literal_eval` and otherwise kept as the plain string. Nothing else
-on the command line is evaluated.
-
-Loading a module or a file runs its code, as ``python file.py`` would: naming it on the
-command line is the user's choice to run it. Data files (tables, graphs) never run code
-(docs/reliability.md, "Security").
-
-The class must be a game: a subclass of :class:`gamegraph.Rules` or
-:class:`gamegraph.batch.BatchRules`, or any class whose instances have ``build_graph()``
-returning a graph. See docs/your-game.md.
+``path/to/file.py:Class`` (loaded from the file, which runs its code, as ``python file.py``
+would); ``--arg name=value``, repeated, gives its constructor's keyword arguments, each
+value read as a Python literal (``20``, ``'free'``, ``(3, 3)``) by :func:`ast.literal_eval`
+and otherwise kept as the plain string. Nothing else on the command line is evaluated.
+Loading, making and building the game is :mod:`gamegraph.analysis.game_class`'s work; the
+diagram's views are :mod:`gamegraph.analysis.diagram_parts`'. See docs/your-game.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
-import importlib
-import importlib.util
 import keyword
 import os
-import sys
 import time
-from pathlib import Path
 
-from ..errors import GameGraphError, InvalidArgumentError
+from ..errors import InvalidArgumentError
 from ._common import add_quiet, add_width, probability, whole
 
 _SPEC_HELP = (
@@ -44,16 +34,12 @@ GRAPH_VIEWS = ("full", "likely", "threshold", "around")
 
 def add_commands(subparsers) -> None:
     """Register ``explore``, ``report`` and ``graph`` on the top-level subparsers."""
-    from ..analysis.views import DEFAULT_LIMIT, DEFAULT_MINIMUM, DEFAULT_STEPS, MAX_STEPS
-    from ..renderers.dot import EXTENSIONS, MAX_DIAGRAM_STATES
-
     explore = subparsers.add_parser(
         "explore",
         help="any game by its class (module:Class or file.py:Class): an interactive page "
         "of its graph (.html)",
     )
-    _add_spec(explore)
-    explore.add_argument("-o", "--output", required=True, help="the page to write (.html)")
+    _add_spec(explore, "the page to write (.html)")
     add_quiet(explore)
     explore.set_defaults(run=_explore)
 
@@ -62,18 +48,18 @@ def add_commands(subparsers) -> None:
         help="any game by its class: a report of the game solved (.html, or .md with its "
         "images beside it)",
     )
-    _add_spec(report)
-    report.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        help="the report: .html (one self-contained file) or .md (images in NAME_files)",
-    )
+    _add_spec(report, "the report: .html (one self-contained file) or .md (images in NAME_files)")
     report.add_argument(
         "--exact", action="store_true", help="solve in exact fractions (small games only)"
     )
     add_quiet(report)
     report.set_defaults(run=_report)
+    _add_graph(subparsers)
+
+
+def _add_graph(subparsers) -> None:
+    from ..analysis.views import DEFAULT_LIMIT, DEFAULT_MINIMUM, DEFAULT_STEPS, MAX_STEPS
+    from ..renderers.dot import EXTENSIONS, MAX_DIAGRAM_STATES
 
     graph = subparsers.add_parser(
         "graph",
@@ -83,13 +69,7 @@ def add_commands(subparsers) -> None:
         "read and takes minutes to lay out: it is refused before the layout, and --view "
         "likely, threshold or around draws a part of any game.",
     )
-    _add_spec(graph)
-    graph.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        help=f"output file; the extension picks the format: {', '.join(EXTENSIONS)}",
-    )
+    _add_spec(graph, f"output file; the extension picks the format: {', '.join(EXTENSIONS)}")
     graph.add_argument(
         "--view",
         choices=GRAPH_VIEWS,
@@ -140,7 +120,8 @@ def add_commands(subparsers) -> None:
     graph.set_defaults(run=_graph)
 
 
-def _add_spec(parser) -> None:
+def _add_spec(parser, output_help: str) -> None:
+    """SPEC, ``--arg`` and ``-o``/``--output`` (required), in that order."""
     parser.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
     parser.add_argument(
         "--arg",
@@ -151,6 +132,7 @@ def _add_spec(parser) -> None:
         metavar="NAME=VALUE",
         help=_ARG_HELP,
     )
+    parser.add_argument("-o", "--output", required=True, help=output_help)
 
 
 def game_argument(text: str) -> tuple[str, object]:
@@ -179,143 +161,10 @@ def game_argument(text: str) -> tuple[str, object]:
         return name, value
 
 
-def _keywords(pairs) -> dict:
-    keywords = {}
-    for name, value in pairs:
-        if name in keywords:
-            raise InvalidArgumentError(f"--arg {name} is given twice")
-        keywords[name] = value
-    return keywords
-
-
-def load_class(spec: str):
-    """The class a SPEC names: ``package.module:Class`` or ``path/to/file.py:Class``.
-
-    Importing the module or loading the file runs its code. Errors are one-line
-    :class:`InvalidArgumentError` messages: no ``:``, a missing file or module, a missing
-    attribute (naming the games the module has), something that is not a game's class.
-    """
-    from ..batch import BatchRules
-    from ..rules import Rules
-
-    where, colon, attribute = spec.rpartition(":")
-    if not colon or not where or not attribute:
-        raise InvalidArgumentError(
-            f"{spec!r}: expected package.module:Class or path/to/file.py:Class"
-        )
-    is_file = where.endswith(".py") or "/" in where or os.sep in where
-    module = _load_file(where) if is_file else _import(where)
-    shown = where if is_file else f"module {where}"
-    target = module
-    for part in attribute.split("."):
-        if not hasattr(target, part):
-            games = sorted(
-                name
-                for name, value in vars(module).items()
-                if isinstance(value, type)
-                and value not in (Rules, BatchRules)
-                and _is_game(value, Rules, BatchRules)
-            )
-            known = f"; its games: {', '.join(games)}" if games else "; it defines no game class"
-            raise InvalidArgumentError(f"{shown} has no attribute {attribute!r}{known}")
-        target = getattr(target, part)
-    if not isinstance(target, type):
-        raise InvalidArgumentError(
-            f"{spec}: {attribute} is not a class (it is of type {type(target).__name__}); "
-            "give the game's rules class"
-        )
-    if not _is_game(target, Rules, BatchRules):
-        raise InvalidArgumentError(
-            f"{spec}: {attribute} is not a game: expected a subclass of gamegraph.Rules or "
-            "gamegraph.batch.BatchRules (or a class with build_graph())"
-        )
-    return target
-
-
-def _is_game(cls, rules, batch) -> bool:
-    return issubclass(cls, (rules, batch)) or callable(getattr(cls, "build_graph", None))
-
-
-def _import(name: str):
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name and (name == error.name or name.startswith(error.name + ".")):
-            raise InvalidArgumentError(
-                f"no module named {error.name!r} (give package.module:Class, or a path to a "
-                ".py file such as ./my_game.py:Game)"
-            ) from None
-        raise InvalidArgumentError(f"importing {name} failed: {_one_line(error)}") from None
-    except Exception as error:  # the module's own code failed; say so in one line
-        raise InvalidArgumentError(f"importing {name} failed: {_one_line(error)}") from None
-
-
-def _load_file(where: str):
-    path = Path(where)
-    if not path.is_file():
-        missing = "no such file" if not path.exists() else "not a file"
-        raise InvalidArgumentError(f"{where}: {missing} (SPEC is path/to/file.py:Class)")
-    if path.suffix != ".py":
-        raise InvalidArgumentError(f"{where}: not a .py file (SPEC is path/to/file.py:Class)")
-    name = f"gamegraph_user_{abs(hash(str(path.resolve()))):x}_{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise InvalidArgumentError(f"{where}: cannot be loaded as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses and pickling look a class's module up here
-    folder = str(path.resolve().parent)
-    sys.path.insert(0, folder)  # as python file.py: the file can import its neighbours
-    try:
-        spec.loader.exec_module(module)
-    except Exception as error:  # the file's own code failed; say so in one line
-        del sys.modules[name]
-        raise InvalidArgumentError(f"loading {where} failed: {_one_line(error)}") from None
-    finally:
-        sys.path.remove(folder)
-    return module
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    if isinstance(error, SyntaxError) and error.lineno:
-        text = f"{error.msg} (line {error.lineno})"
-    return f"{type(error).__name__}: {text[:300]}" if text else type(error).__name__
-
-
-def load_game(spec: str, pairs=()):
-    """The rules object a SPEC and its ``--arg`` pairs make, and a title for it."""
-    cls = load_class(spec)
-    keywords = _keywords(pairs)
-    call = f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in keywords.items())})"
-    try:
-        rules = cls(**keywords)
-    except (TypeError, ValueError) as error:  # InvalidArgumentError is a ValueError too
-        raise InvalidArgumentError(f"{call} failed: {_one_line(error)}") from None
-    name = getattr(rules, "name", None)
-    return rules, name if isinstance(name, str) and name else call
-
-
-def build_game(rules, progress=None):
-    """The game's graph: :func:`gamegraph.build` for rules, else its own ``build_graph()``."""
-    from ..batch import BatchRules
-    from ..build import build
-    from ..graph import StateGraph
-    from ..rules import Rules
-
-    if isinstance(rules, (Rules, BatchRules)):
-        return build(rules, progress=progress)
-    graph = rules.build_graph()
-    if not isinstance(graph, StateGraph):
-        raise InvalidArgumentError(
-            f"{type(rules).__name__}.build_graph() returned {type(graph).__name__}, "
-            "not a StateGraph"
-        )
-    return graph
-
-
 def _explore(args, out) -> None:
     from .._files import check_output
     from ..analysis import explore_graph
+    from ..analysis.game_class import build_game, load_game
     from ..renderers.explorer import explore_figure
     from ..renderers.interactive import EXTENSIONS
 
@@ -332,6 +181,7 @@ def _explore(args, out) -> None:
 
 
 def _report(args, out) -> None:
+    from ..analysis.game_class import build_game, load_game
     from ..renderers.report import check_report_output, images_folder
     from ..reports.any_game import game_report
 
@@ -377,38 +227,21 @@ def too_large(error, what: str) -> InvalidArgumentError:
 
 def state_number(graph, text: str) -> int:
     """A state given on the command line: START, #NUMBER, a Python literal of the state,
-    or its label as the diagram writes it (the first state with that label).
+    or its label as the diagram writes it (:func:`gamegraph.analysis.game_class.find_state`).
     """
-    text = text.strip()
-    if text.upper() == "START":
-        return graph.start
-    if text.startswith("#") and text[1:].isdigit() and text[1:].isascii():
-        number = int(text[1:])
-        if number < graph.n_states:
-            return number
-        raise InvalidArgumentError(
-            f"--state {text}: the game has states #0 to #{graph.n_states - 1:,}"
-        )
+    from ..analysis.game_class import find_state
+
     try:
-        return graph.state_number(ast.literal_eval(text))
-    except (ValueError, TypeError, SyntaxError, KeyError, MemoryError, RecursionError):
-        pass
-    except GameGraphError:
-        pass
-    for i in range(graph.n_states):
-        if graph.label(i) == text:
-            return i
-    raise InvalidArgumentError(
-        f"--state {text!r}: no state has that label (give it as the diagram writes it, "
-        f"e.g. {graph.label(graph.start)!r}, as #NUMBER, or START)"
-    )
+        return find_state(graph, text)
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"--state {error}") from None
 
 
 def _graph(args, out) -> None:
-    import numpy as np
-
     from .._files import check_output
     from ..analysis import policy_view, views
+    from ..analysis.diagram_parts import moves_from, part_selection, part_states
+    from ..analysis.game_class import build_game, load_game
     from ..renderers.dot import (
         EXTENSIONS,
         DiagramTooLargeError,
@@ -431,25 +264,12 @@ def _graph(args, out) -> None:
         if args.view == "full":
             reached = reachable_states(chain)
             check_diagram_size(len(reached))  # before the moves and the propagation
-            check_diagram_size(len(reached), int(np.isin(chain.edge_source, reached).sum()))
+            check_diagram_size(len(reached), moves_from(chain, reached))
         else:
-            if args.view == "likely":
-                states = views.likely(graph, chain, args.limit or views.DEFAULT_LIMIT)
-                caption = f"the {len(states):,} states with the likeliest paths from the start"
-            elif args.view == "threshold":
-                minimum = args.min_reach or views.DEFAULT_MINIMUM
-                states = views.threshold(graph, chain, minimum)
-                caption = f"the states reached in at least {100 * minimum:g} % of games"
-            else:
-                steps = args.steps or views.DEFAULT_STEPS
-                states = views.around(graph, focus, steps, chain)
-                caption = f"{steps} moves before and after {graph.label(focus)}"
+            options = dict(limit=args.limit, min_reach=args.min_reach, steps=args.steps)
+            states, caption = part_states(graph, chain, args.view, focus=focus, **options)
             check_diagram_size(len(states))
-            selection = views.selection(chain, states, caption)
-            if args.view == "around":
-                selection = type(selection)(
-                    selection.states, selection.edges, selection.caption, focus=focus
-                )
+            selection = part_selection(chain, states, caption, focus)
         view = policy_view(graph, solution.policy, reach=True)
         diagram = policy_dot(
             view,
