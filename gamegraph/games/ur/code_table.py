@@ -65,6 +65,7 @@ from pathlib import Path
 import numpy as np
 
 from ..._files import write_atomic
+from ..._npy_header import strict_json, too_deep
 from ..._tables import Table
 from ...errors import InvalidArgumentError, OutputError
 from ...values import passing_value
@@ -271,40 +272,6 @@ def _largest_file() -> int:
     """Bytes in the largest table any rule set allows (7 pieces) with the longest header."""
     most = max(count_nonterminal(*GEOMETRY[name], MAX_PIECES) for name in RULESETS)
     return len(MAGIC) + 4 + MAX_HEADER + _BYTES_PER_POSITION * most
-
-
-def _nesting(text: bytes, limit: int) -> bool:
-    """Whether the JSON ``text`` nests arrays and objects deeper than ``limit``."""
-    depth = 0
-    in_string = escaped = False
-    for c in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == 0x5C:  # backslash
-                escaped = True
-            elif c == 0x22:
-                in_string = False
-        elif c == 0x22:
-            in_string = True
-        elif c in (0x5B, 0x7B):  # [ {
-            depth += 1
-            if depth > limit:
-                return True
-        elif c in (0x5D, 0x7D):
-            depth -= 1
-    return False
-
-
-def _no_duplicates(pairs):
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
-        raise ValueError(f"field {next(k for k in keys if keys.count(k) > 1)!r} given twice")
-    return dict(pairs)
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not a number JSON allows")
 
 
 def _same_json(a, b) -> bool:
@@ -604,10 +571,10 @@ def _read(stream, size: int, wanted: RuleSet | None, fail) -> SolvedTable:
     text = _exactly(stream, header_size)
     if len(text) < header_size:
         fail("is truncated (the header is cut short)")
-    if _nesting(text, _MAX_DEPTH):
+    if too_deep(text, _MAX_DEPTH):
         fail(f"has an unreadable header: nested more than {_MAX_DEPTH} deep")
     try:
-        header = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        header = strict_json(text)
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
         fail(f"has an unreadable header: {str(error)[:80]}")
     ruleset, n, low, high, digest = _check_header(header, fail)

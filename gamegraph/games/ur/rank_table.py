@@ -66,22 +66,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import mmap
 import os
-import re
 import stat
-import struct
 from dataclasses import dataclass
 
 import numpy as np
 
+from ... import _npy_header as npy
 from ...errors import InvalidArgumentError, OutputError, UnknownNameError
 from .code_table import (
     SolvedTable,
-    _nesting,
-    _no_constant,
-    _no_duplicates,
     _range_and_digest,
     _rules_header,
     _same_json,
@@ -94,7 +89,7 @@ FORMAT = "gamegraph-ur-values"
 #: fields, and the header gives the value range).
 VERSION = 2
 #: Bytes before the values: the NumPy magic, version, header length and header.
-HEADER_BYTES = 4096
+HEADER_BYTES = npy.HEADER_BYTES
 #: How a table is checked when it is opened (:func:`open_values`).
 CHECKS = ("full", "quick")
 #: Values the quick check reads besides the first and last of every block.
@@ -104,22 +99,10 @@ SAMPLE = 1024
 CHUNK = 1 << 21
 #: Where gamegraph's description starts in the NumPy header: a comment NumPy skips.
 MARK = "# gamegraph-ur "
-_MAGIC = b"\x93NUMPY\x01\x00"
-_PREFIX = len(_MAGIC) + 2
 _FIELDS = ("format", "version", "ruleset", "pieces", "rules", "positions", "blocks_done",
            "values", "sha256")  # fmt: skip
-#: The array's description, read by this pattern alone (never evaluated as Python).
-_ARRAY = re.compile(
-    r"\{'descr': '<f8', 'fortran_order': False, 'shape': \(([1-9][0-9]{0,11}),\), \}"
-)
 #: The deepest nesting of the JSON description (the rules block's lists are 3 deep).
 _MAX_DEPTH = 6
-_READ_FLAGS = (
-    os.O_RDONLY
-    | os.O_NONBLOCK  # opening a FIFO does not wait for a writer
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
 
 
 def _meta(numbering: Numbering, blocks_done: int) -> dict:
@@ -140,14 +123,7 @@ def _meta(numbering: Numbering, blocks_done: int) -> dict:
 
 def _header(meta: dict) -> bytes:
     """The NumPy header holding ``meta``, padded to :data:`HEADER_BYTES`."""
-    n = meta["positions"]
-    text = f"{{'descr': '<f8', 'fortran_order': False, 'shape': ({n},), }} "
-    text += MARK + json.dumps(meta, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    room = HEADER_BYTES - _PREFIX - 1
-    if len(text) > room:  # pragma: no cover - the rules block is a few hundred bytes
-        raise InvalidArgumentError(f"table header of {len(text)} bytes does not fit {room}")
-    body = (text + " " * (room - len(text)) + "\n").encode("latin1")
-    return _MAGIC + struct.pack("<H", len(body)) + body
+    return npy.npy_header(meta, MARK, meta["positions"])
 
 
 def digest(meta: dict, values: np.ndarray) -> str:
@@ -197,9 +173,7 @@ def _scan(meta: dict, chunks) -> _Scan:
     the description ``meta`` and the values, their range, and the first value outside [0, 1].
     """
     fields = {k: v for k, v in meta.items() if k != "sha256"}
-    hasher = hashlib.sha256(
-        json.dumps(fields, sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
-    )
+    hasher = hashlib.sha256(npy.canonical_json(fields).encode())
     low, high, bad = np.inf, -np.inf, None
     for start, chunk in chunks:
         hasher.update(memoryview(chunk))
@@ -337,7 +311,7 @@ def _blocks_to_resume(output, numbering: Numbering) -> int | None:
     head = output.read(HEADER_BYTES, 0)
     if not size:
         return None
-    if not head.startswith(_MAGIC) or (MARK + '{"blocks_done"').encode() not in head:
+    if not head.startswith(npy.MAGIC) or (MARK + '{"blocks_done"').encode() not in head:
         raise OutputError(
             f"cannot write {output.path}: it exists and is not a partial table of gamegraph; "
             "remove it or save to another name"
@@ -379,25 +353,11 @@ def _parse_header(path: str, head: bytes, size: int, wanted):
     def fail(why):
         raise InvalidArgumentError(f"{path}: {why}")
 
-    if len(head) < HEADER_BYTES or not head.startswith(_MAGIC):
-        fail("is not a gamegraph Ur values table (no NumPy header of the expected size)")
-    (length,) = struct.unpack("<H", head[len(_MAGIC) : _PREFIX])
-    array_part, mark, meta_part = head[_PREFIX:HEADER_BYTES].decode("latin1").partition(MARK)
-    if _PREFIX + length != HEADER_BYTES or not mark:
-        fail("is a NumPy file, but not a gamegraph Ur values table (no gamegraph header)")
-    array = _ARRAY.fullmatch(array_part.strip())
-    if array is None:
-        fail("has an unreadable header: the array must be one row of little-endian float64")
-    if _nesting(meta_part.encode("latin1"), _MAX_DEPTH):
-        fail(f"has an unreadable header: nested more than {_MAX_DEPTH} deep")
-    try:
-        meta = json.loads(meta_part, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as error:
-        fail(f"has an unreadable header: {str(error)[:80]}")
+    length, meta = npy.read_npy_header(head, MARK, "a gamegraph Ur values table", _MAX_DEPTH, fail)
     numbering = _check_meta(meta, wanted, fail)
     n = numbering.n_positions
-    if int(array.group(1)) != n:
-        fail(f"has an array of {int(array.group(1)):,} values where the rules have {n:,}")
+    if length != n:
+        fail(f"has an array of {length:,} values where the rules have {n:,}")
     if size != HEADER_BYTES + 8 * n:
         fail(f"is {size:,} bytes where {n:,} positions need {HEADER_BYTES + 8 * n:,}")
     return numbering, meta
@@ -518,7 +478,7 @@ def open_values(path, rules=None, pieces: int | None = None, check: str = "full"
     path = os.fspath(path)
     wanted = None if rules is None else rule_set(rules, pieces)
     try:
-        handle = os.open(path, _READ_FLAGS)
+        handle = os.open(path, npy.READ_FLAGS)
     except OSError as error:
         raise InvalidArgumentError(f"cannot read {path}: {error.strerror}") from None
     try:

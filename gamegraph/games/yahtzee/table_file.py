@@ -55,16 +55,15 @@ gamegraph.errors.InvalidArgumentError: ...small.npy: holds a Yahtzee table, not 
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import mmap
 import os
 import re
 import stat
-import struct
 
 import numpy as np
 
+from ... import _npy_header as npy
 from ...errors import InvalidArgumentError, UnknownNameError
 from .scoring import JOKERS, RULESETS, Scoring, scoring
 from .solver import UPPER_STATES, ValueTable, expected_score_bound
@@ -73,24 +72,14 @@ FORMAT = "gamegraph-yahtzee-values"
 #: Raised whenever the numbering of the positions or the layout changes.
 VERSION = 1
 #: Bytes before the values: the NumPy magic, version, header length and header.
-HEADER_BYTES = 4096
+HEADER_BYTES = npy.HEADER_BYTES
 #: Where gamegraph's description starts in the NumPy header: a comment NumPy skips.
 MARK = "# gamegraph-yahtzee "
-_MAGIC = b"\x93NUMPY\x01\x00"
-_PREFIX = len(_MAGIC) + 2
 _FIELDS = ("boxes", "dice", "format", "joker", "positions", "ruleset", "sha256", "values",
            "variant", "version")  # fmt: skip
-#: The array's description, read by this pattern alone (never evaluated as Python).
-_ARRAY = re.compile(
-    r"\{'descr': '<f8', 'fortran_order': False, 'shape': \(([1-9][0-9]{0,11}),\), \}"
-)
+#: The deepest nesting of the JSON description (its list of boxes is 2 deep).
+_MAX_DEPTH = 3
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-_READ_FLAGS = (
-    os.O_RDONLY
-    | os.O_NONBLOCK  # opening a FIFO does not wait for a writer
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
 #: Values per step when the values are checked (16 MiB).
 _CHUNK = 1 << 21
 
@@ -119,9 +108,7 @@ def _rules_fields(rules: Scoring) -> dict:
 def _digest(meta: dict, values: np.ndarray) -> str:
     """sha256 of the description's fields but the digest, then the values' bytes."""
     fields = {k: v for k, v in meta.items() if k != "sha256"}
-    hasher = hashlib.sha256(
-        json.dumps(fields, sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
-    )
+    hasher = hashlib.sha256(npy.canonical_json(fields).encode())
     for start in range(0, len(values), _CHUNK):
         hasher.update(memoryview(np.ascontiguousarray(values[start : start + _CHUNK], "<f8")))
     return hasher.hexdigest()
@@ -129,13 +116,7 @@ def _digest(meta: dict, values: np.ndarray) -> str:
 
 def _header(meta: dict) -> bytes:
     """The NumPy header holding ``meta``, padded to :data:`HEADER_BYTES`."""
-    text = f"{{'descr': '<f8', 'fortran_order': False, 'shape': ({meta['positions']},), }} "
-    text += MARK + json.dumps(meta, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    room = HEADER_BYTES - _PREFIX - 1
-    if len(text) > room:  # pragma: no cover - the description is a few hundred bytes
-        raise InvalidArgumentError(f"table header of {len(text)} bytes does not fit {room}")
-    body = (text + " " * (room - len(text)) + "\n").encode("latin1")
-    return _MAGIC + struct.pack("<H", len(body)) + body
+    return npy.npy_header(meta, MARK, meta["positions"])
 
 
 def _bad_value(values: np.ndarray, high: float) -> int | None:
@@ -189,40 +170,17 @@ def save_table(path, table: ValueTable):
 # ---------------------------------------------------------------------------
 # Reading
 # ---------------------------------------------------------------------------
-def _no_duplicates(pairs):
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
-        raise ValueError(f"field {next(k for k in keys if keys.count(k) > 1)!r} given twice")
-    return dict(pairs)
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 def _parse_header(head: bytes, size: int, fail) -> tuple[Scoring, dict]:
     """The rule set and the description in the first bytes ``head`` of a file of ``size``
     bytes, every field checked.
     """
-    if len(head) < HEADER_BYTES or not head.startswith(_MAGIC):
-        fail("is not a gamegraph Yahtzee table (no NumPy header of the expected size)")
-    (length,) = struct.unpack("<H", head[len(_MAGIC) : _PREFIX])
-    array_part, mark, meta_part = head[_PREFIX:HEADER_BYTES].decode("latin1").partition(MARK)
-    if _PREFIX + length != HEADER_BYTES or not mark:
-        fail("is a NumPy file, but not a gamegraph Yahtzee table (no gamegraph header)")
-    array = _ARRAY.fullmatch(array_part.strip())
-    if array is None:
-        fail("has an unreadable header: the array must be one row of little-endian float64")
-    try:
-        meta = json.loads(meta_part, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as error:
-        fail(f"has an unreadable header: {str(error)[:80]}")
+    length, meta = npy.read_npy_header(head, MARK, "a gamegraph Yahtzee table", _MAX_DEPTH, fail)
     rules = _check_meta(meta, fail)
     n = positions(rules)
     if meta["positions"] != n:
         fail(f"says it holds {meta['positions']!r} positions; {describe(rules)}: {n:,}")
-    if int(array.group(1)) != n:
-        fail(f"has an array of {int(array.group(1)):,} values; {describe(rules)}: {n:,}")
+    if length != n:
+        fail(f"has an array of {length:,} values; {describe(rules)}: {n:,}")
     if size != HEADER_BYTES + 8 * n:
         fail(
             f"is {size:,} bytes where the {n:,} positions of {describe(rules)} need "
@@ -344,7 +302,7 @@ def load_table(path, *, ruleset: str | None = None, joker: str | None = None) ->
         raise InvalidArgumentError(f"{path}: {why}")
 
     try:
-        handle = os.open(path, _READ_FLAGS)
+        handle = os.open(path, npy.READ_FLAGS)
     except OSError as error:
         raise InvalidArgumentError(f"cannot read {path}: {error.strerror}") from None
     try:
