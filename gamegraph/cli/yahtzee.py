@@ -17,17 +17,27 @@ CARD_HELP = (
 )
 
 
+RULESETS = ("yahtzee", "yatzy")  # scoring.RULESETS, without importing numpy here
+JOKERS = ("free", "forced")
+
+
 def add_commands(subparsers) -> None:
     """Register the yahtzee subcommands on the top-level ``GAME`` subparsers."""
-    rulesets = ("yahtzee", "yatzy")  # scoring.RULESETS, without importing numpy here
-    jokers = ("free", "forced")
+    from .report import add_report_command
+
     game = subparsers.add_parser(
         "yahtzee", help="solitaire Yahtzee and Scandinavian Yatzy (five dice, 13 or 15 boxes)"
     )
     commands = game.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )
+    _add_solve(commands)
+    _add_advise(commands)
+    _add_explore(commands)
+    add_report_command(commands, "yahtzee")
 
+
+def _add_solve(commands) -> None:
     solve = commands.add_parser(
         "solve",
         help="the optimal expected score, from every turn-start position (about 35 s); "
@@ -35,14 +45,14 @@ def add_commands(subparsers) -> None:
     )
     solve.add_argument(
         "--rules",
-        choices=rulesets,
+        choices=RULESETS,
         default="yahtzee",
         help="yahtzee (13 boxes, 35 bonus, 100 per further Yahtzee) or yatzy (15 boxes, "
         "50 bonus) (default yahtzee)",
     )
     solve.add_argument(
         "--joker",
-        choices=jokers,
+        choices=JOKERS,
         default=None,
         help="Yahtzee's joker: free (a further Yahtzee in any open box, Verhoeff's reading; "
         "the default) or forced (its own upper box first, as Hasbro's sheet says)",
@@ -78,6 +88,8 @@ def add_commands(subparsers) -> None:
     add_quiet(solve)
     solve.set_defaults(run=_solve)
 
+
+def _add_advise(commands) -> None:
     advise = commands.add_parser(
         "advise",
         help="from a saved table: the best keep (throws left) or box (none left) and the "
@@ -105,19 +117,21 @@ def add_commands(subparsers) -> None:
     )
     advise.add_argument(
         "--rules",
-        choices=rulesets,
+        choices=RULESETS,
         default=None,
         help="refuse a table of other rules (default: the table's)",
     )
     advise.add_argument(
         "--joker",
-        choices=jokers,
+        choices=JOKERS,
         default=None,
         help="refuse a Yahtzee table of the other joker rule (default: the table's)",
     )
     advise.add_argument("--format", choices=FORMATS, default="text")
     advise.set_defaults(run=_advise)
 
+
+def _add_explore(commands) -> None:
     explore = commands.add_parser(
         "explore",
         help="from a saved table: one turn's graph for a card (its throws, keeps and boxes, "
@@ -131,10 +145,6 @@ def add_commands(subparsers) -> None:
     explore.add_argument("-o", "--output", required=True, help="the page to write (.html)")
     add_quiet(explore)
     explore.set_defaults(run=_explore)
-
-    from .report import add_report_command
-
-    add_report_command(commands, "yahtzee")
 
 
 def _rules(args):
