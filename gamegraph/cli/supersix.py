@@ -242,17 +242,14 @@ def _heatmap(args, out):
 
 def _map(args, out):
     from .._files import check_output
-    from ..build import build
-    from ..games.supersix import decision_table
+    from ..games.supersix.analysis import solve_game
     from ..renderers.figures import EXTENSIONS
     from ..renderers.supersix_maps import supersix_maps
-    from ..solve import solve
 
     check_output(args.output, EXTENSIONS)
     rules = _rules(args)
-    table = decision_table(solve(build(rules)))
     figure = supersix_maps(
-        table,
+        solve_game(rules).table,
         total=rules.pegs,
         metric=args.metric,
         title=f"Super Six, {rules.pegs} pegs ({rules.rules} rules): {args.metric}",
