@@ -55,7 +55,7 @@ def _one_error_line(status, out, err):
     "needed, available",
     [(int(18.2 * GiB) + 1, int(18.2 * GiB)), (GiB + 1, GiB), (23 * GiB, 18 * GiB), (3000, 2000)],
 )
-def test_case_13_message_never_says_x_more_than_x(needed, available):
+def test_message_never_says_x_more_than_x(needed, available):
     with pytest.raises(InvalidArgumentError) as caught:
         _memory.check_memory(needed, "the job", "do less", available=available)
     message = str(caught.value)
@@ -77,7 +77,7 @@ def test_available_memory_is_meminfo_or_less():
 
 
 # -- case 9: each path refused before its work ----------------------------------------------
-def test_case_9_supersix_solve_3000_pegs_is_refused_within_a_second(small_machine, capsys):
+def test_supersix_solve_3000_pegs_is_refused_within_a_second(small_machine, capsys):
     started = time.perf_counter()
     line = _one_error_line(*run(["supersix", "solve", "--pegs", "3000"], capsys))
     assert time.perf_counter() - started < REFUSED_WITHIN
@@ -86,7 +86,7 @@ def test_case_9_supersix_solve_3000_pegs_is_refused_within_a_second(small_machin
 
 
 @pytest.mark.parametrize("command", ["solve", "map", "lp", "report"])
-def test_case_9_every_supersix_command_refuses_a_size_beyond_memory(command, capsys):
+def test_every_supersix_command_refuses_a_size_beyond_memory(command, capsys):
     argv = ["supersix", command, "--pegs", "100000"]
     if command in ("map", "report"):
         argv += ["-o", "never.png" if command == "map" else "never.html"]
@@ -96,7 +96,7 @@ def test_case_9_every_supersix_command_refuses_a_size_beyond_memory(command, cap
     assert "needs about" in line or "supersix lp takes up to 40 pegs" in line
 
 
-def test_case_9_supersix_lp_100_pegs_is_refused_fast(capsys):
+def test_supersix_lp_100_pegs_is_refused_fast(capsys):
     started = time.perf_counter()
     line = _one_error_line(*run(["supersix", "lp", "--pegs", "100"], capsys))
     assert time.perf_counter() - started < REFUSED_WITHIN
@@ -105,7 +105,7 @@ def test_case_9_supersix_lp_100_pegs_is_refused_fast(capsys):
     assert 10 <= minutes <= 100  # 28,235 positions against 4,115: about 47 times 34 s
 
 
-def test_case_9_ur_finkel_2_exact_is_refused_on_a_small_machine(ur2_graph, monkeypatch):
+def test_ur_finkel_2_exact_is_refused_on_a_small_machine(ur2_graph, monkeypatch):
     monkeypatch.setattr(_memory, "available_memory", lambda: 2 * GiB)
     started = time.perf_counter()
     with pytest.raises(InvalidArgumentError, match=r"^an exact solve of ur-finkel-2 \(12,870"):
@@ -113,19 +113,19 @@ def test_case_9_ur_finkel_2_exact_is_refused_on_a_small_machine(ur2_graph, monke
     assert time.perf_counter() - started < 2
 
 
-def test_case_9_ur_finkel_2_exact_estimate_covers_what_was_seen(ur2_graph):
+def test_ur_finkel_2_exact_estimate_covers_what_was_seen(ur2_graph):
     # Measured: 5.6 GiB after 300 s and still growing (benchmarks/bench_memory.py).
     assert 6 * GiB < _exact_bytes(ur2_graph) < 32 * GiB
 
 
-def test_case_9_ur_solve_is_refused_past_memory(monkeypatch, capsys):
+def test_ur_solve_is_refused_past_memory(monkeypatch, capsys):
     monkeypatch.setattr(_memory, "available_memory", lambda: 2 * GiB)
     line = _one_error_line(*run(["ur", "solve", "--pieces", "4"], capsys))
     assert "solving finkel with 4 pieces (2,602,822 positions) needs about 3.2 GiB" in line
     assert line.endswith("2.0 GiB is available (try fewer --pieces)")
 
 
-def test_case_9_the_programs_are_refused_past_memory(monkeypatch):
+def test_the_programs_are_refused_past_memory(monkeypatch):
     graph = build(SuperSix(pegs=20), progress=False)
     monkeypatch.setattr(_memory, "available_memory", lambda: 2**20)
     with pytest.raises(InvalidArgumentError, match=r"^the LP of supersix \(876 states\)"):

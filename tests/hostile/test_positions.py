@@ -63,7 +63,7 @@ def start_value():
         ["ur", "value", " -/-", *SOLVED],
     ],
 )
-def test_case_8_empty_ur_board_is_a_position_not_an_option(argv, capsys, start_value):
+def test_empty_ur_board_is_a_position_not_an_option(argv, capsys, start_value):
     status, out, err = run([*argv, "--format", "json"], capsys)
     assert (status, err) == (0, ""), err
     answer = json.loads(out)
@@ -71,24 +71,24 @@ def test_case_8_empty_ur_board_is_a_position_not_an_option(argv, capsys, start_v
     assert answer["value"] == start_value and 0.5 < start_value < 0.54  # first mover's edge
 
 
-def test_case_8_moves_from_the_empty_board(capsys):
+def test_moves_from_the_empty_board(capsys):
     status, out, err = run(["ur", "moves", "-/-", *SOLVED, "--throw", "2"], capsys)
     assert (status, err) == (0, "")
     assert out.split()[:2] == ["*", "enter->2"] and "-> 2/-" in out
 
 
-def test_case_8_a_dash_position_with_pieces_off(capsys):
+def test_a_dash_position_with_pieces_off_is_read(capsys):
     # '-+...' and '-/...' both start with '-': the mover has none on the board.
     status, out, err = run(["ur", "value", "-/-+0", *SOLVED, "--format", "json"], capsys)
     assert status == 0 and json.loads(out)["position"] == "-/-"
 
 
-def test_case_8_unknown_options_are_still_refused(capsys):
+def test_unknown_options_are_still_refused(capsys):
     refused(["ur", "value", "-/-", *SOLVED, "--bogus"], capsys, "unrecognized arguments: --bogus")
     refused(["ur", "value", *SOLVED], capsys, "the following arguments are required: position")
 
 
-def test_case_8_dash_value_of_around_reaches_its_parser(tmp_path, capsys):
+def test_dash_value_of_around_reaches_its_parser(tmp_path, capsys):
     output = tmp_path / "g.dot"
     argv = ["jackpot", "graph", "--view", "around", "-o", output, "--around", "-/-"]
     refused(argv, capsys, "--around '-/-': expected the cells still open")
@@ -99,7 +99,7 @@ def test_case_8_dash_value_of_around_reaches_its_parser(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("digit", NOT_ASCII_DIGITS)
-def test_case_13_unicode_digits_in_ur_positions_are_refused(digit, capsys):
+def test_unicode_digits_in_ur_positions_are_refused(digit, capsys):
     for text in (f"{digit}/-", f"-/4+{digit}", f"4,{digit}/6"):
         with pytest.raises(InvalidArgumentError, match="digits 0-9"):
             parse_position(text, FINKEL[2])
@@ -107,7 +107,7 @@ def test_case_13_unicode_digits_in_ur_positions_are_refused(digit, capsys):
 
 
 @pytest.mark.parametrize("text", ["\u0662\u0665", "\uff12\uff15", "2_5", "\u017ftart", "wi\u0274"])
-def test_case_13_jackpot_around_is_ascii(text, tmp_path, capsys):
+def test_jackpot_around_must_be_ascii(text, tmp_path, capsys):
     # '\u017ftart'.upper() is 'START': the text must be ASCII before it is read.
     argv = ["jackpot", "graph", "--view", "around", "--around", text, "-o", tmp_path / "g.dot"]
     refused(argv, capsys, "expected the cells still open")
@@ -144,7 +144,7 @@ def _option(argv):
 @pytest.mark.parametrize(
     "argv, says", NUMBER_OPTIONS, ids=[f"{a[0]}-{a[1]}{_option(a)}" for a, _ in NUMBER_OPTIONS]
 )
-def test_case_13_numbers_on_the_command_line_are_ascii(argv, says, digit, capsys, tmp_path):
+def test_numbers_on_the_command_line_are_ascii(argv, says, digit, capsys, tmp_path):
     if digit == "1_3" and "--games" in argv:
         pytest.skip("--games reads 1_000 on purpose (documented)")
     argv = [str(a).format(digit) for a in argv]
@@ -153,7 +153,7 @@ def test_case_13_numbers_on_the_command_line_are_ascii(argv, says, digit, capsys
     assert list(tmp_path.iterdir()) == []
 
 
-def test_case_13_games_keeps_its_documented_forms():
+def test_games_keeps_its_documented_forms():
     assert games("1,000") == games("1_000") == 1000 and games("1e6") == 10**6
     for text in ("\uff11,000", "1e\u0666", "nan", "inf", "1e400", "1.5"):
         with pytest.raises(argparse.ArgumentTypeError, match="not a whole number of games"):

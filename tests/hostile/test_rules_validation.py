@@ -69,7 +69,7 @@ def _refused(rules, *fragments):
         (F(3, 2), "outside (0, 1]"),
     ],
 )
-def test_case_11_bad_probabilities_name_the_state_and_the_field(probability, problem):
+def test_bad_probabilities_name_the_state_and_the_field(probability, problem):
     rules = Table({"S": [Outcome(probability, (Option("won"),)), Outcome(F(1, 2), ())]})
     _refused(rules, "state S", "outcome 0 probability", problem)
 
@@ -89,7 +89,7 @@ def test_floats_that_are_exact_and_ints_are_accepted_as_before():
 
 
 @pytest.mark.parametrize("value", [2, F(-1, 3), float("nan"), "1", True, None])
-def test_case_11_terminal_values_outside_zero_one_are_refused(value):
+def test_terminal_values_outside_zero_one_are_refused(value):
     if value is None:  # None means "not terminal": S then has no outcomes summing to 1
         rules = Table({"S": [Outcome(F(1), (Option("end"),))], "end": []}, {"end": value})
         _refused(rules, "state end", "sum to 0, not 1")
@@ -111,7 +111,7 @@ def test_case_11_terminal_values_outside_zero_one_are_refused(value):
         (Option(["unhashable"]), "option 0 target"),
     ],
 )
-def test_case_11_bad_options_name_the_state_and_the_field(option, field):
+def test_bad_options_name_the_state_and_the_field(option, field):
     _refused(one(option), "state S", field)
 
 
@@ -123,7 +123,7 @@ def test_outcomes_must_be_outcomes_in_a_list():
 
 
 @pytest.mark.parametrize("max_states", [0, -1, float("nan"), 1.5, True, "10"])
-def test_case_11_max_states_must_be_a_positive_whole_number(toys, max_states):
+def test_max_states_must_be_a_positive_whole_number(toys, max_states):
     with pytest.raises(InvalidArgumentError, match="max_states must be a whole number >= 1"):
         build(toys.Piglet(), max_states=max_states)
 
@@ -143,7 +143,7 @@ class Counter(Rules):
         return [Outcome(F(1), (Option(state + 1),))]
 
 
-def test_case_11_an_infinite_state_space_stops_at_the_limit():
+def test_an_infinite_state_space_stops_at_the_limit():
     with pytest.raises(InvalidRulesError, match="counter has more than 1,000 states"):
         build(Counter(), max_states=1000)
     assert DEFAULT_MAX_STATES == 10_000_000

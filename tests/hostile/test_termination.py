@@ -84,7 +84,7 @@ class TrapBelow(Rules):
 
 
 @pytest.mark.parametrize("exact", [False, True])
-def test_case_10_a_pass_to_self_game_is_refused_by_solve(exact):
+def test_a_pass_to_self_game_is_refused_by_solve(exact):
     graph = build(PassToSelf())
     with pytest.raises(NonTerminatingGameError, match=r"cannot end from 1 state \(S\)") as info:
         solve(graph, exact=exact)
@@ -93,7 +93,7 @@ def test_case_10_a_pass_to_self_game_is_refused_by_solve(exact):
 
 
 @pytest.mark.parametrize("exact", [False, True])
-def test_case_10_a_pass_to_self_game_is_refused_by_evaluate(exact):
+def test_a_pass_to_self_game_is_refused_by_evaluate(exact):
     graph = build(PassToSelf())
     policy = Policy(np.zeros(graph.n_outcomes, dtype=np.int32), name="pass")
     with pytest.raises(NonTerminatingGameError, match=r"policy 'pass'.* 1 state \(S\)"):
@@ -121,7 +121,7 @@ def test_the_stall_game_solves_to_the_prize_with_a_policy_that_ends(toys, exact)
 
 
 @pytest.mark.parametrize("exact", [False, True])
-def test_case_10_the_stall_policy_is_refused_by_evaluate_naming_the_state(toys, exact):
+def test_the_stall_policy_is_refused_by_evaluate_naming_the_state(toys, exact):
     graph = build(toys.Stall())
     stall = Policy(np.zeros(graph.n_outcomes, dtype=np.int32), name="stall")
     with pytest.raises(NonTerminatingGameError, match=r"1 state \(S\)") as info:
@@ -137,7 +137,7 @@ def test_optimal_play_that_would_stall_for_ever_is_an_error(rules, exact):
         solve(graph, exact=exact)
 
 
-def test_case_10_simulate_reports_the_unfinished_games_of_a_stalling_policy(toys):
+def test_simulate_reports_the_unfinished_games_of_a_stalling_policy(toys):
     graph = build(toys.Stall())
     stall = Policy(np.zeros(graph.n_outcomes, dtype=np.int32), name="stall")
     result = simulate(graph, stall, games=100, seed=1, max_throws=50)
