@@ -61,7 +61,7 @@ class _Restore:
             for scope in ("graph", "node", "edge"):
                 if not isinstance(encoding.setdefault(scope, {}), dict):
                     raise ValueError
-        except (ValueError, TypeError, KeyError):  # KeyError: a GraphML key, but no graph data
+        except (ValueError, TypeError, KeyError, RecursionError):  # KeyError: no graph data
             raise InvalidArgumentError(
                 f"{self.source}: its {ENCODING} attribute is damaged"
             ) from None
@@ -200,7 +200,7 @@ class _Restore:
                     raise InvalidArgumentError(
                         f"{source}: node {state!r}: its outcomes name a node the file does not hold"
                     ) from None
-                except (ValueError, TypeError, ZeroDivisionError) as e:
+                except (ValueError, TypeError, ZeroDivisionError, RecursionError) as e:
                     raise InvalidArgumentError(
                         f"{source}: node {state!r}: attribute 'outcomes' is damaged "
                         f"({_first_line(e)})"

@@ -127,6 +127,33 @@ def test_graphml_declaring_the_encoding_without_giving_it_is_damaged(tmp_path):
         ic.read_graphml(path)
 
 
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("attribute", ["gamegraph_encoding", "gamegraph_types"])
+def test_a_deeply_nested_header_is_damaged(tmp_path, attribute):
+    # JSON text inside the file's JSON, parsed on its own: json.loads raised RecursionError
+    encoding = {"graph": {}, "node": {"state": "python"}, "edge": {}}
+    graph = {"gamegraph_encoding": json.dumps(encoding), "gamegraph_types": "{}", attribute: DEEP}
+    data = {"graph": graph, "nodes": [{"id": "0", "state": "1"}], "edges": []}
+    with pytest.raises(InvalidArgumentError, match="its gamegraph_encoding attribute is damaged"):
+        ic.read_json(written(tmp_path, data))
+
+
+def test_deeply_nested_outcomes_in_graphml_are_damaged(tmp_path):
+    # GraphML holds outcomes as JSON text, parsed on its own: json.loads raised RecursionError
+    g = nx.DiGraph(start="a", gamegraph=1)
+    g.add_node("a", outcomes=[(1, [("b", 0, False)])])
+    g.add_node("b", terminal=True, value=1)
+    path = tmp_path / "deep.graphml"
+    ic.write_graphml(g, path)
+    text = path.read_text()
+    assert text.count("[[1,0,false]]") == 1
+    path.write_text(re.sub(r'\[\["1",\[\[1,0,false\]\]\]\]', DEEP, text))
+    with pytest.raises(InvalidArgumentError, match=r"node 'a': attribute 'outcomes' is damaged"):
+        ic.read_graphml(path)
+
+
 # ---- the command line ---------------------------------------------------------------------
 FROM_FILE = '''
 from gamegraph.interchange import from_networkx, read_json
