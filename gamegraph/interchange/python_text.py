@@ -61,7 +61,11 @@ def _decode(text: str, types: dict):
     """Read text written by :func:`_code`; ``types`` maps NamedTuple names to classes."""
     if not isinstance(text, str):
         raise ValueError(f"{text!r} is not text")
-    return _literal(ast.parse(text.strip(), mode="eval").body, types)
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except MemoryError:  # the parser's stack overflows on deep nesting ("-" * 6000 + "1")
+        raise ValueError("nested too deeply") from None
+    return _literal(tree.body, types)
 
 
 def _literal(node, types):

@@ -154,6 +154,26 @@ def test_deeply_nested_outcomes_in_graphml_are_damaged(tmp_path):
         ic.read_graphml(path)
 
 
+@pytest.mark.parametrize("where", ["state", "label"])
+@pytest.mark.parametrize(
+    "text", ["-" * 6000 + "1", "lambda: " * 3000 + "1"], ids=["minus", "lambda"]
+)
+def test_python_text_nested_too_deeply_is_damaged(tmp_path, where, text):
+    # under MAX_TEXT, yet ast.parse overflowed its stack and raised MemoryError (which the
+    # command line reports as running out of memory)
+    encoding = {"graph": {}, "node": {"state": "python", "label": "python"}, "edge": {}}
+    node = {"id": "1", "state": "2", where: text}
+    data = {
+        "graph": {"gamegraph_encoding": json.dumps(encoding)},
+        "nodes": [{"id": "0", "state": "1"}, node],
+        "edges": [],
+    }
+    with pytest.raises(
+        InvalidArgumentError, match=f"node 1: attribute '{where}' is damaged \\(nested too deeply"
+    ):
+        ic.read_json(written(tmp_path, data))
+
+
 # ---- the command line ---------------------------------------------------------------------
 FROM_FILE = '''
 from gamegraph.interchange import from_networkx, read_json
