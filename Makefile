@@ -1,4 +1,5 @@
-# Two commands do all the set-up:  `make gallery`  and  `make test`.
+# Two commands do all the set-up:  `make gallery`  and  `make test`; `make test-fast` is the
+# quick loop while working (docs/contributing.md).
 # Each creates .venv and installs gamegraph into it on first use (and again when
 # pyproject.toml or the compiled walk's source, gamegraph/_walk.pyx, changes). Set PYTHON to pick the interpreter (3.10 or newer).
 # `make lint` runs the style checks; `make packaging` checks the dependency floors and the
@@ -9,7 +10,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: gallery test test-slow lint packaging bench clean
+.PHONY: gallery test test-fast test-slow lint packaging bench clean
 
 $(STAMP): pyproject.toml gamegraph/_walk.pyx
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,13 @@ gallery: $(STAMP)
 test: $(STAMP)
 	@./scripts/ensure-browser
 	$(BIN)/python -m pytest -n 2 --dist loadfile
+
+# The quick loop: what `make test` runs less the tests marked browser, notebook or
+# subprocess (tests/conftest.py marks each test by what its code reaches), and without
+# installing Chromium. Under a minute on two quiet cores.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadfile \
+		-m 'not slow and not browser and not notebook and not subprocess'
 
 # Only the tests marked slow, which `make test` leaves out (pyproject.toml's addopts): the
 # Ur block solver against the explicit graph at 4 pieces, one test per rule set, two at

@@ -8,9 +8,12 @@ the known values in ``CYCLIC_CASES``.
 from __future__ import annotations
 
 import importlib
+import os
 import random
+import sys
 from fractions import Fraction as F
-from types import SimpleNamespace
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -324,3 +327,126 @@ def jackpot_agent_values(jackpot_graph, jackpot_policies):
         name: evaluate(jackpot_graph, policy, exact=True)
         for name, policy in jackpot_policies.items()
     }
+
+
+# ---------------------------------------------------------------------------
+# What each test needs: markers set at collection
+# ---------------------------------------------------------------------------
+# `make test-fast` leaves out the tests marked browser, notebook or subprocess. No test
+# carries those marks by hand: a test gets one when its code reaches the thing, directly,
+# through a function or class of the test folder or through a fixture, so a new test is
+# classified the day it is written.
+
+TESTS = str(Path(__file__).resolve().parent)
+#: The helpers that start headless Chromium (tests/pages.py, tests/devtools.py), by module
+#: and name; ``tests.pages`` is the same file imported under its package name.
+BROWSER_ENTRIES = {("pages", "open_in_chromium"), ("devtools", "launch"), ("devtools", "DevTools")}
+#: Modules that run a Jupyter notebook: a test module that imports one is a notebook test.
+NOTEBOOK_MODULES = ("nbclient", "nbconvert")
+CHROMIUM_MISSING = "headless Chromium is not installed"
+
+
+def _name(value, attribute: str) -> str:
+    name = getattr(value, attribute, "")
+    return name if isinstance(name, str) else ""
+
+
+def _ours(value) -> bool:
+    """Whether ``value`` is a function or class written in the test folder."""
+    if isinstance(value, type):
+        value = sys.modules.get(value.__module__)
+        return _name(value, "__file__").startswith(TESTS)
+    code = getattr(value, "__code__", None)
+    return code is not None and code.co_filename.startswith(TESTS)
+
+
+def _reached(function, seen: set) -> set:
+    """The markers ``function`` earns: "browser" if its code reaches a browser helper,
+    "subprocess" if it reaches the subprocess module.
+
+    Follows every global name in its code (nested functions included) into the functions
+    and classes of the test folder; library code is not followed.
+    """
+    code = getattr(function, "__code__", None)
+    if code is None or code in seen:
+        return set()
+    seen.add(code)
+    found = set()
+    codes = [code]
+    while codes:
+        current = codes.pop()
+        codes.extend(c for c in current.co_consts if hasattr(c, "co_names"))
+        # A global, or a module imported inside the function; the names such a module
+        # of the test folder gives (``from pages import open_in_chromium`` in a test).
+        values = [function.__globals__.get(n, sys.modules.get(n)) for n in current.co_names]
+        values += [
+            getattr(module, n, None)
+            for module in values
+            if isinstance(module, ModuleType) and _name(module, "__file__").startswith(TESTS)
+            for n in current.co_names
+        ]
+        for value in values:
+            module = _name(value, "__module__") or _name(value, "__name__")
+            if (module.removeprefix("tests."), _name(value, "__name__")) in BROWSER_ENTRIES:
+                found.add("browser")
+            elif module == "subprocess":
+                found.add("subprocess")
+            elif isinstance(value, type) and _ours(value):
+                for member in vars(value).values():
+                    found |= _reached(member, seen)
+            elif _ours(value):
+                found |= _reached(value, seen)
+    return found
+
+
+def pytest_collection_modifyitems(config, items):
+    earned: dict = {}  # function -> markers, shared by parametrized tests and fixtures
+    for item in items:
+        function = getattr(item, "function", None)
+        if function is None:  # a doctest: library code only
+            continue
+        functions = [function]
+        info = getattr(item, "_fixtureinfo", None)
+        for name in item.fixturenames:
+            definitions = info.name2fixturedefs.get(name) if info else None
+            if definitions:
+                functions.append(definitions[-1].func)
+        found = set()
+        for each in functions:
+            if each not in earned:
+                earned[each] = _reached(each, set())
+            found |= earned[each]
+        imported = (_name(v, "__name__") for v in vars(item.module).values())
+        if any(name.startswith(NOTEBOOK_MODULES) for name in imported):
+            found.add("notebook")
+        for marker in sorted(found):
+            item.add_marker(marker)
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def pytest_runtest_setup(item):
+    """A browser test without Chromium skips, saying why; under CI=true it fails with one
+    line instead, so CI never passes without having opened the pages."""
+    if item.get_closest_marker("browser") is None:
+        return
+    from pages import chromium
+
+    if chromium() is None:
+        reason = f"{CHROMIUM_MISSING}; `make test` installs it (scripts/ensure-browser)"
+        if _in_ci():
+            pytest.fail(f"CI=true and {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under CI=true a skip for want of Chromium is a failure, also in a test the markers
+    did not recognise as a browser test."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and _in_ci() and CHROMIUM_MISSING in str(report.longrepr):
+        report.outcome = "failed"
+        report.longrepr = f"CI=true and {CHROMIUM_MISSING}"
