@@ -110,16 +110,10 @@ def _jackpot(args):
 
 def _supersix(args):
     from ..games.supersix import SuperSix
-    from ..games.supersix.state import CONTINUE, STOP
-    from ..policy import Policy
+    from ..games.supersix.analysis import fixed_policies
 
     graph = SuperSix(pegs=args.pegs, rules=args.rules).build_graph()
-
-    agents = {
-        "always stop": Policy.preferring(graph, STOP, "always stop"),
-        "always roll": Policy.preferring(graph, CONTINUE, "always roll"),
-    }
-    return graph, agents, f"Super Six ({args.rules} rules, {args.pegs} pegs)"
+    return graph, fixed_policies(graph), f"Super Six ({args.rules} rules, {args.pegs} pegs)"
 
 
 def _ur(args):

@@ -48,10 +48,13 @@ from ..._extras import require
 from ..._tables import Table, exact_digits, format_value, shown_integer
 from ...build import build
 from ...errors import InvalidArgumentError, UnknownNameError
+from ...policy import Policy
 from ...solve import Solution, solve
 from . import (
+    CONTINUE,
     RULESETS,
     SOCKETS,
+    STOP,
     DecisionTable,
     SuperSix,
     decision_table,
@@ -546,3 +549,16 @@ def slider_values(low: int, high: int) -> SliderValues:
         {name: start_values(table, totals, name) for name in RULESETS},
         throw_values(table),
     )
+
+
+def fixed_policies(graph) -> dict:
+    """Super Six's two fixed policies on its ``graph``, by name: always stop and always
+    roll (what the explorer compares optimal play with).
+
+    >>> list(fixed_policies(SuperSix(pegs=4).build_graph()))
+    ['always stop', 'always roll']
+    """
+    return {
+        "always stop": Policy.preferring(graph, STOP, "always stop"),
+        "always roll": Policy.preferring(graph, CONTINUE, "always roll"),
+    }
