@@ -106,6 +106,26 @@ def count_nonterminal(private: int, shared: int, pieces: int) -> int:
     return count_positions(private, shared, pieces) - 2 * _one_side(private + shared, pieces) + 1
 
 
+def census(ruleset) -> dict:
+    """A rule set's counts at once (what ``gamegraph ur count`` reports): its positions, those
+    with neither side finished, and its board's private and shared tiles.
+
+    >>> from gamegraph.games.ur import rule_set
+    >>> census(rule_set("finkel", 3))
+    {'rules': 'finkel', 'pieces': 3, 'positions': 264304, 'nonterminal': 263121,
+     'private_tiles': 6, 'shared_tiles': 8}
+    """
+    private, shared = GEOMETRY[ruleset.name]
+    return {
+        "rules": ruleset.name,
+        "pieces": ruleset.pieces,
+        "positions": count_positions(private, shared, ruleset.pieces),
+        "nonterminal": count_nonterminal(private, shared, ruleset.pieces),
+        "private_tiles": private,
+        "shared_tiles": shared,
+    }
+
+
 def brute_force_count(private: int, shared: int, pieces: int, *, limit: int = 10**7) -> int:
     """:func:`count_positions` by listing every board, for checking small cases.
 
