@@ -59,7 +59,7 @@ from ..._memory import physical_memory
 from ..._progress import progress_bar
 from ..._stopping import near_fixed_point
 from ..._threads import limit_blas
-from ...errors import ConvergenceError, InvalidArgumentError
+from ...errors import ConvergenceError, InvalidArgumentError, UnknownNameError
 from . import sweeps as compiled
 from .rank import Block, Numbering, move, progress, rank, unrank
 from .rules import rule_set
@@ -453,7 +453,7 @@ def _numpy_block(numbering, plan, values, tol, max_sweeps):
 def resolve_engine(engine: str) -> str:
     """The engine ``engine`` names (one of :data:`ENGINES`), ``auto`` resolved."""
     if engine not in ENGINES:
-        raise InvalidArgumentError(f"unknown engine {engine!r}; accepted: {', '.join(ENGINES)}")
+        raise UnknownNameError("engine", engine, ENGINES)
     if engine == "auto":
         return "numba" if compiled.available() else "numpy"
     return engine

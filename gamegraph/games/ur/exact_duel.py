@@ -86,7 +86,6 @@ from .agents import Agent, as_agent
 from .block_solver import BATCH, Rate, resolve_engine, settled, sweep_plan
 from .moves import moves_after
 from .rank import Numbering, rank, unrank
-from .sweeps import prefer_workqueue
 
 #: Items one core sweeps before taking the next group of a stage.
 GROUP = 512
@@ -291,12 +290,17 @@ _compiled = False
 
 def _numba_sweep():
     """:func:`_sweep` compiled (once, then cached on disk), on numba's ``workqueue``
-    threading layer (:func:`.sweeps.prefer_workqueue`).
+    threading layer unless ``NUMBA_THREADING_LAYER`` says otherwise.
     """
     if not _compiled:
         numba = require("numba", "the compiled Ur duel", "fast")
-        prefer_workqueue(numba)
-        compile_kernels(globals(), numba, plain=("_term", "_item"), parallel=("_sweep",))
+        compile_kernels(
+            globals(),
+            numba,
+            plain=("_term", "_item"),
+            parallel=("_sweep",),
+            threading_layer="workqueue",
+        )
     return _sweep
 
 

@@ -48,7 +48,6 @@ Without numba the same functions run as plain Python (slow: tests and tiny block
 from __future__ import annotations
 
 import math
-import os
 from typing import NamedTuple
 
 import numpy as np
@@ -129,26 +128,18 @@ def available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def prefer_workqueue(numba) -> None:
-    """Run numba's parallel loops on its ``workqueue`` threading layer, unless
-    ``NUMBA_THREADING_LAYER`` says otherwise: OpenMP's costs 5-8 ms per parallel region
-    here, and a block is hundreds of them.
-    """
-    if "NUMBA_THREADING_LAYER" not in os.environ:
-        numba.config.THREADING_LAYER = "workqueue"
-
-
 def compile_kernels() -> None:
     """Swap the sweeps below for their numba versions (compiled once, then cached on disk),
-    on the ``workqueue`` threading layer (:func:`prefer_workqueue`).
+    on numba's ``workqueue`` threading layer unless ``NUMBA_THREADING_LAYER`` says
+    otherwise: OpenMP's costs 5-8 ms per parallel region here, and a block is hundreds.
     """
     if _compiled:
         return
     numba = require("numba", "the compiled Ur block solver", "fast")
-    prefer_workqueue(numba)
     compile_module(
         globals(),
         numba,
+        threading_layer="workqueue",
         # The rules' helpers (rank, unrank, move) are inlined: a call would count
         # references to every table.
         inline=("rank", "unrank", "move", "_list_moves", "_list_item", "_read_moves",

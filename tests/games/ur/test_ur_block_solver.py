@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from ur_agree import agreement
 
-from gamegraph.errors import InvalidArgumentError
+from gamegraph.errors import InvalidArgumentError, UnknownNameError
 from gamegraph.games.ur import RULESETS, block_solver, rule_set
 from gamegraph.games.ur.block_solver import BlockSolution, solve_blocks, sweep_plan
 from gamegraph.games.ur.rank import Numbering, progress, unrank
@@ -96,7 +96,7 @@ def test_sweep_plan_orders_items_by_progress():
 
 
 def test_bad_arguments_are_refused():
-    with pytest.raises(InvalidArgumentError, match="unknown engine 'gpu'"):
+    with pytest.raises(UnknownNameError, match="unknown engine 'gpu'"):
         solve_blocks("finkel", 1, engine="gpu")
     with pytest.raises(InvalidArgumentError, match="values must be float64 of length 217"):
         solve_blocks("finkel", 1, values=np.zeros(10), progress=False)
