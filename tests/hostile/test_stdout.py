@@ -8,7 +8,9 @@ silently with status 1. A closed or full stderr never makes a command fail.
 Real processes are needed (a closed descriptor, the interpreter's last flush at exit). To
 stay fast, one driver process runs every command in turn through ``main`` with descriptor 1
 closed or on ``/dev/full`` (set up as the interpreter does at start), and a few separate
-processes check what only a fresh interpreter shows.
+processes check what only a fresh interpreter shows. The driver says when each command
+starts and ends, so each command has a timeout of its own: one that hangs fails its own
+tests, named, and the driver goes on with the next.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from __future__ import annotations
 import errno
 import json
 import os
+import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -79,15 +83,26 @@ PARSER_ONLY = {
     "bad argument": "supersix strategy --sticks 3",
 }
 
+#: Seconds one command may take in the driver (each takes a second or two on a quiet machine).
+PER_COMMAND = 120
+
 #: Runs ``[name, mode, argv, stderr file]`` cases through ``main`` in one process, with
 #: descriptor 1 closed (``sys.stdout`` None, as the interpreter leaves it) or on /dev/full
-#: (a fresh buffered stream each time); writes {name: status} to the file in argv[2].
+#: (a fresh buffered stream each time). It writes one JSON line to descriptor argv[2] as
+#: each case starts ({"started": name}) and ends ({"name": name, "status": status}).
 DRIVER = r"""
 import json, os, sys, traceback
 from gamegraph.cli import main
 
-cases, results = json.loads(sys.argv[1]), {}
+cases, report = json.loads(sys.argv[1]), int(sys.argv[2])
+
+
+def tell(**message):
+    os.write(report, (json.dumps(message) + "\n").encode())
+
+
 for name, mode, argv, errfile in cases:
+    tell(started=name)
     sys.stderr.flush()
     err = os.open(errfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     os.dup2(err, 2)
@@ -113,10 +128,8 @@ for name, mode, argv, errfile in cases:
         except OSError as error:
             status = f"exit flush failed: {error}"
             sys.stderr.write(f"Exception ignored: {error}\n")
-    results[name] = status
     sys.stderr.flush()
-with open(sys.argv[2], "w") as done:
-    json.dump(results, done)
+    tell(name=name, status=status)
 """
 
 
@@ -147,48 +160,109 @@ def _complete(path: Path) -> bool:
     return bool(data) and ending is not None and data.rstrip().endswith(ending)
 
 
+class Unfinished(str):
+    """The status of a case that did not end: it hung, or the driver died during it."""
+
+
+def _drive(cases, cwd) -> dict:
+    """Run ``cases`` through the driver; {case name: status}.
+
+    A case that runs past :data:`PER_COMMAND` seconds, or during which the driver dies, gets
+    an :class:`Unfinished` status saying so, and a new driver goes on with the cases after it.
+    A driver that fails outside any case (at start, say) fails the fixture.
+    """
+    statuses: dict = {}
+    pending = list(cases)
+    while pending:
+        read, write = os.pipe()
+        driver = subprocess.Popen(
+            [sys.executable, "-c", DRIVER, json.dumps(pending), str(write)],
+            cwd=cwd,
+            env=_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            pass_fds=(write,),
+        )
+        os.close(write)
+        running, hung = None, False
+        try:
+            for message in _lines(read, PER_COMMAND):
+                if "started" in message:
+                    running = message["started"]
+                else:
+                    statuses[message["name"]], running = message["status"], None
+        except TimeoutError:
+            hung = True
+            driver.kill()
+        finally:
+            os.close(read)
+        code = driver.wait()
+        if running is not None:
+            said = f"was still running it after {PER_COMMAND} s" if hung else f"died ({code}) in it"
+            statuses[running] = Unfinished(f"the driver {said}")
+        elif hung or code != 0:
+            last = f"after {next(reversed(statuses))!r}" if statuses else "before its first case"
+            said = f"was silent for {PER_COMMAND} s" if hung else f"exited with status {code}"
+            pytest.fail(f"the driver {said} {last}, outside any command")
+        pending = [case for case in pending if case[0] not in statuses]
+    return statuses
+
+
+def _lines(fd, timeout):
+    """The JSON lines written to ``fd``; TimeoutError when none comes for ``timeout`` s."""
+    buffer = b""
+    while True:
+        deadline = time.monotonic() + timeout
+        while b"\n" not in buffer:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise TimeoutError
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return
+            buffer += chunk
+        line, buffer = buffer.split(b"\n", 1)
+        yield json.loads(line)
+
+
 @pytest.fixture(scope="module")
 def driven(tmp_path_factory):
     """Every command run once with stdout closed and once with stdout on /dev/full."""
     base = tmp_path_factory.mktemp("stdout")
-    cases = []
+    cases, lines = [], {}
     for mode in ("closed", "full"):
         for name, line in {**COMMANDS, **PARSER_ONLY}.items():
             folder = base / mode / name.replace(" ", "-")
             folder.mkdir(parents=True)
             argv = line.format(dir=folder).split()
             cases.append([f"{mode} {name}", mode, argv, str(folder.parent / f"{folder.name}.err")])
-    results = base / "results.json"
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, json.dumps(cases), str(results)],
-        cwd=base,
-        env=_env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        capture_output=False,
-        timeout=300,
-    )
-    assert done.returncode == 0
-    return base, json.loads(results.read_text())
+            lines[f"{mode} {name}"] = " ".join(["gamegraph", *argv])
+    return base, _drive(cases, base), lines
 
 
 def _outcome(driven, mode, name):
-    base, statuses = driven
+    """(status, stderr, files written) of one case; a case that hung or killed the driver
+    fails here, naming its command line."""
+    base, statuses, lines = driven
     folder = base / mode / name.replace(" ", "-")
-    stderr = (folder.parent / f"{folder.name}.err").read_text()
+    err = folder.parent / f"{folder.name}.err"
+    stderr = err.read_text() if err.exists() else ""
+    status = statuses[f"{mode} {name}"]
+    if isinstance(status, Unfinished):
+        pytest.fail(f"`{lines[f'{mode} {name}']}` with stdout {mode}: {status}\n{stderr}")
     files = sorted(p for p in folder.rglob("*") if p.is_file())
-    return statuses[f"{mode} {name}"], stderr, files
+    return status, stderr, files
 
 
 @pytest.mark.parametrize("name", COMMANDS)
-def test_case_3_closed_stdout_is_refused_before_any_work(driven, name):
+def test_closed_stdout_is_refused_before_any_work(driven, name):
     status, stderr, files = _outcome(driven, "closed", name)
     assert (status, stderr) == (1, BAD_FD)
     assert files == []  # refused before the work: nothing written
 
 
 @pytest.mark.parametrize("name", COMMANDS)
-def test_case_3_full_stdout_ends_in_one_line_with_files_complete(driven, name):
+def test_full_stdout_ends_in_one_line_with_files_complete(driven, name):
     status, stderr, files = _outcome(driven, "full", name)
     assert (status, stderr) == (1, NO_SPACE)
     assert not [p for p in files if ".tmp" in p.name]
@@ -227,30 +301,30 @@ def _gamegraph(shell_redirect, *args, unbuffered=False):
 
 
 @pytest.mark.parametrize("unbuffered", [False, True])
-def test_case_3_full_stdout_leaves_nothing_for_the_exit_flush(unbuffered):
+def test_full_stdout_leaves_nothing_for_the_exit_flush(unbuffered):
     status, _, err = _gamegraph(">/dev/full", "supersix strategy --sticks 4", unbuffered=unbuffered)
     assert (status, err) == (1, NO_SPACE)  # no "Exception ignored ..." at exit, no status 120
 
 
 @pytest.mark.parametrize("mode, says", [("closed", BAD_FD), ("full", NO_SPACE)])
 @pytest.mark.parametrize("name", ["help", "version", "game help"])
-def test_case_3_help_and_version_on_a_bad_stdout(driven, mode, says, name):
+def test_help_and_version_on_a_bad_stdout(driven, mode, says, name):
     status, stderr, _ = _outcome(driven, mode, name)
     assert (status, stderr) == (1, says)
 
 
 @pytest.mark.parametrize("mode", ["closed", "full"])
-def test_case_3_bad_arguments_still_say_so_whatever_stdout_is(driven, mode):
+def test_bad_arguments_still_say_so_whatever_stdout_is(driven, mode):
     status, stderr, _ = _outcome(driven, mode, "bad argument")
     assert status == 2 and stderr.count("\n") == 1
     assert stderr.startswith("gamegraph supersix strategy: error: argument --sticks: 3 sticks")
 
 
-def test_case_3_closed_stdout_in_a_fresh_process():
+def test_closed_stdout_in_a_fresh_process():
     assert _gamegraph(">&-", "supersix strategy --sticks 4") == (1, "", BAD_FD)
 
 
-def test_case_3_reader_gone_ends_silently():
+def test_reader_gone_ends_silently():
     read, write = os.pipe()
     os.close(read)  # the reader went away before the first byte
     try:
@@ -266,15 +340,15 @@ def test_case_3_reader_gone_ends_silently():
     assert (done.returncode, done.stderr) == (BROKEN_PIPE_STATUS, b"")
 
 
-def test_case_3_closed_stderr_never_stops_a_command():
+def test_closed_stderr_never_stops_a_command():
     assert _gamegraph("2>&-", "supersix strategy --sticks 4")[:2] == (0, "(1/1)\n")
 
 
-def test_case_3_full_stderr_loses_the_message_but_not_the_status():
+def test_full_stderr_loses_the_message_but_not_the_status():
     assert _gamegraph("2>/dev/full", "supersix strategy --sticks 3") == (2, "", "")
 
 
-def test_case_3_closed_stdout_and_stderr():
+def test_closed_stdout_and_stderr():
     assert _gamegraph(">&- 2>&-", "supersix strategy --sticks 4") == (1, "", "")
 
 
