@@ -47,6 +47,19 @@ def exact_digits(n: int) -> str:
         return str(decimal.Decimal(n))
 
 
+def fraction_text(value) -> str:
+    """An exact value as ``"p/q"`` with every digit, for files and JSON (``format_value``
+    abbreviates long numbers for people; this never does).
+
+    >>> fraction_text(Fraction(3, 8)), fraction_text(Fraction(2))
+    ('3/8', '2/1')
+    >>> len(fraction_text(Fraction(1, 7**6000)))
+    5073
+    """
+    value = Fraction(value)
+    return f"{exact_digits(value.numerator)}/{exact_digits(value.denominator)}"
+
+
 def shown_integer(n: int, limit: int = SHOWN_DIGITS) -> str:
     """``n`` for people: whole up to ``limit`` digits, else its first and last
     :data:`SHOWN_EDGE` digits and how many there are.

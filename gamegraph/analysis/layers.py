@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._tables import Table
+from .._tables import Table, fraction_text
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph
 from ..propagate import propagate
@@ -133,7 +133,7 @@ class LayerSummary:
 
         def plain(value):
             if isinstance(value, Fraction):
-                return f"{value.numerator}/{value.denominator}"
+                return fraction_text(value)
             return float(value)
 
         return {

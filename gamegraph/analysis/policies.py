@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._tables import Table
+from .._tables import Table, fraction_text
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph
 from ..policy import Agent, MarkovChain, Policy
@@ -354,11 +354,7 @@ class PolicyResult:
             )
 
     def as_dict(self) -> dict:
-        value = (
-            f"{self.value.numerator}/{self.value.denominator}"
-            if isinstance(self.value, Fraction)
-            else float(self.value)
-        )
+        value = fraction_text(self.value) if isinstance(self.value, Fraction) else float(self.value)
         if self.objective != "win":
             return {"value": value, "objective": self.objective}
         return {"win": value, "percent": self.percent}
