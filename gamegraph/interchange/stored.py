@@ -10,6 +10,7 @@ from math import lcm
 import networkx as nx
 import numpy as np
 
+from .._tables import shown_integer
 from ..csr import pointers
 from ..errors import InvalidArgumentError
 from ..graph import StateGraph, layer_problem, terminal_arrays
@@ -181,7 +182,8 @@ def _weights(probabilities: list) -> tuple[int, np.ndarray]:
     denominator = lcm(*{p.denominator for p in probabilities}) if probabilities else 1
     if denominator >= 2**62:
         raise InvalidArgumentError(
-            f"the probabilities' common denominator {denominator} does not fit in 62 bits"
+            f"the probabilities' common denominator {shown_integer(denominator)} does not fit "
+            "in 62 bits"
         )
     weights = np.array(
         [p.numerator * (denominator // p.denominator) for p in probabilities], dtype=np.int64

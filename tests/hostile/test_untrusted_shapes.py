@@ -174,6 +174,25 @@ def test_python_text_nested_too_deeply_is_damaged(tmp_path, where, text):
         ic.read_json(written(tmp_path, data))
 
 
+def test_a_common_denominator_too_long_to_print_is_shown_short(tmp_path):
+    # two probabilities of 4,001 digits each: their common denominator has 8,001, past what
+    # str() of an int gives, so building the message raised ValueError
+    a = 10**4000
+    g = nx.DiGraph(start="s", gamegraph=1)
+    for node, d in (("s", a), ("u", a + 1)):
+        g.add_node(
+            node, outcomes=[(f"1/{d}", [("t", 0, False)]), (f"{d - 1}/{d}", [("t", 1, False)])]
+        )
+    g.add_node("t", terminal=True, value=1)
+    path = tmp_path / "long.json"
+    ic.write_json(g, path)
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"common denominator 1000\d+\.\.\.\d+ \(8,001 digits\) does not fit",
+    ):
+        ic.from_networkx(ic.read_json(path))
+
+
 # ---- the command line ---------------------------------------------------------------------
 FROM_FILE = '''
 from gamegraph.interchange import from_networkx, read_json
