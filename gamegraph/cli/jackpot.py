@@ -271,13 +271,13 @@ SMALLER_VIEWS = {
 
 
 def _layers(args, out):
-    from ..games.jackpot.analysis import compare_layers
-
     if args.output:
         from .._files import check_output
         from ..renderers.figures import EXTENSIONS
 
         check_output(args.output, EXTENSIONS)  # fail before any work
+    from ..games.jackpot.analysis import compare_layers
+
     summary = compare_layers(args.agents)
     if args.output:
         from ..renderers.figures import layer_summary_figure, save

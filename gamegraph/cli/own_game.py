@@ -163,12 +163,13 @@ def game_argument(text: str) -> tuple[str, object]:
 
 def _explore(args, out) -> None:
     from .._files import check_output
-    from ..analysis import explore_graph
-    from ..analysis.game_class import build_game, load_game
-    from ..renderers.explorer import explore_figure
     from ..renderers.interactive import EXTENSIONS
 
     check_output(args.output, EXTENSIONS[:1])  # fail before any work
+    from ..analysis import explore_graph
+    from ..analysis.game_class import build_game, load_game
+    from ..renderers.explorer import explore_figure
+
     started = time.perf_counter()
     rules, title = load_game(args.spec, args.args)
     graph = build_game(rules, args.progress)
@@ -181,11 +182,12 @@ def _explore(args, out) -> None:
 
 
 def _report(args, out) -> None:
-    from ..analysis.game_class import build_game, load_game
     from ..renderers.report import check_report_output, images_folder
-    from ..reports.any_game import game_report
 
     path, extension = check_report_output(args.output)  # before any work
+    from ..analysis.game_class import build_game, load_game
+    from ..reports.any_game import game_report
+
     started = time.perf_counter()
     rules, title = load_game(args.spec, args.args)
     graph = build_game(rules, args.progress)
@@ -239,9 +241,6 @@ def state_number(graph, text: str) -> int:
 
 def _graph(args, out) -> None:
     from .._files import check_output
-    from ..analysis import policy_view, views
-    from ..analysis.diagram_parts import moves_from, part_selection, part_states
-    from ..analysis.game_class import build_game, load_game
     from ..renderers.dot import (
         EXTENSIONS,
         DiagramTooLargeError,
@@ -249,10 +248,14 @@ def _graph(args, out) -> None:
         policy_dot,
         reachable_states,
     )
-    from ..solve import solve
 
     check_output(args.output, EXTENSIONS)  # fail before any work
     _check_view_options(args)
+    from ..analysis import policy_view, views
+    from ..analysis.diagram_parts import moves_from, part_selection, part_states
+    from ..analysis.game_class import build_game, load_game
+    from ..solve import solve
+
     started = time.perf_counter()
     rules, title = load_game(args.spec, args.args)
     graph = build_game(rules, args.progress)

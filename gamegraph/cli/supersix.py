@@ -172,12 +172,12 @@ def _rows_json(payload: dict, rows: str) -> str:
 
 
 def _solve(args, out):
-    from ..games.supersix.analysis import solve_game
-
     if args.output is not None:
         from .._files import check_output
 
         check_output(args.output, (".json",))  # fail before any work
+    from ..games.supersix.analysis import solve_game
+
     rules = _rules(args)
     if args.exact and rules.pegs > 24 and sys.stderr.isatty() and args.progress is not False:
         sys.stderr.write(f"solving {rules.pegs} pegs exactly; this takes a while ...\n")
@@ -218,10 +218,11 @@ def _strategy(args, out):
 
 def _heatmap(args, out):
     from .._files import check_output
-    from ..games.supersix.analysis import slider_values
     from ..renderers.heatmap import figure
 
     check_output(args.output, (".html", ".htm"))
+    from ..games.supersix.analysis import slider_values
+
     rules = _rules(args)
     low, high = args.range if args.range else (4, max(rules.pegs, HEATMAP_DEFAULT_HIGH))
     if low > high or not low <= rules.pegs <= high:
@@ -242,11 +243,12 @@ def _heatmap(args, out):
 
 def _map(args, out):
     from .._files import check_output
-    from ..games.supersix.analysis import solve_game
     from ..renderers.figures import EXTENSIONS
     from ..renderers.supersix_maps import supersix_maps
 
     check_output(args.output, EXTENSIONS)
+    from ..games.supersix.analysis import solve_game
+
     rules = _rules(args)
     figure = supersix_maps(
         solve_game(rules).table,
@@ -261,13 +263,13 @@ def _map(args, out):
 
 
 def _lp(args, out):
-    from ..games.supersix.relaxation import relaxation_errors
-
     if args.output is not None:
         from .._files import check_output
         from ..renderers.figures import EXTENSIONS
 
         check_output(args.output, EXTENSIONS)
+    from ..games.supersix.relaxation import relaxation_errors
+
     rules = _rules(args)
     result = relaxation_errors(rules, progress=args.progress)
     out.write(result.to_text())
