@@ -129,6 +129,19 @@ def _unread(data: dict, accepted: tuple, ignore, where: str) -> str:
     return ""
 
 
+def _label(value, where: str) -> str:
+    """``value`` (a node's label, or its state) as text. A state type's ``__str__`` may
+    fail on field values a file gave it (``UrState(5, 0, (), 0)``): refused, naming ``where``.
+    """
+    try:
+        return str(value)
+    except Exception as e:  # noqa: BLE001 - a state type's own __str__ may raise anything
+        line = str(e).strip().partition("\n")[0]
+        raise InvalidArgumentError(
+            f"{where} cannot be written as a label ({type(e).__name__}: {_shown(line)})"
+        ) from None
+
+
 _WIN_HINT = (
     'set g.graph["objective"] to "score" (one player) or "margin" (two players, zero-sum) '
     "for values that are scores"

@@ -11,7 +11,15 @@ import networkx as nx
 from .._files import _shown
 from ..errors import InvalidArgumentError
 from ..rules import Option, Outcome, Rules
-from .attributes import _exact, _flag_attribute, _move_attribute, _reward, _unread, _value
+from .attributes import (
+    _exact,
+    _flag_attribute,
+    _label,
+    _move_attribute,
+    _reward,
+    _unread,
+    _value,
+)
 
 #: The edge attributes :func:`from_networkx` reads on a plain DiGraph.
 EDGE_ATTRIBUTES = ("probability", "outcome", "move", "passes", "reward")
@@ -86,7 +94,7 @@ class NetworkxRules(Rules):
         return result
 
     def label(self, node):
-        return str(self.g.nodes[node].get("label", node))
+        return _label(self.g.nodes[node].get("label", node), f"node {node!r}")
 
     def move_label(self, move: int) -> str:
         """An edge without a ``move`` attribute (-1) is followed, not chosen: ``'go'``."""

@@ -15,7 +15,7 @@ from ..csr import pointers
 from ..errors import InvalidArgumentError
 from ..graph import StateGraph, layer_problem, terminal_arrays
 from ..rules import Option, Outcome, Rules
-from .attributes import _in_32_bits, _probability, _reward, _unread, _value
+from .attributes import _in_32_bits, _label, _probability, _reward, _unread, _value
 
 #: The edge attributes of a StateGraph export (:func:`to_networkx`): a summary, not read.
 SUMMARY_ATTRIBUTES = ("probability", "moves", "passes")
@@ -109,7 +109,7 @@ class _Nodes:
     def read(self, g: nx.DiGraph) -> None:
         labels, layers, values, counts = self.labels, self.layers, self.values, self.counts
         for i, (state, data) in enumerate(g.nodes(data=True)):
-            labels[state] = str(data.get("label", state))
+            labels[state] = _label(data.get("label", state), f"node {state!r}")
             layer = layers[state] = data.get("layer")
             if layer is not None and (problem := layer_problem(layer)):
                 raise InvalidArgumentError(f"node {state!r}: {problem}")

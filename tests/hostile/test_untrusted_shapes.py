@@ -193,6 +193,42 @@ def test_a_common_denominator_too_long_to_print_is_shown_short(tmp_path):
         ic.from_networkx(ic.read_json(path))
 
 
+UR_TYPES = json.dumps({"UrState": "gamegraph.games.ur.rules.UrState"})
+BAD_UR = "UrState(5, 0, (), 0)"  # its squares are a number: UrState.__str__ cannot write it
+
+
+def ur_file(tmp_path, export: bool):
+    """A file of ours whose start is BAD_UR: a StateGraph export (its nodes terminal) or a
+    plain probability graph (BAD_UR -> (), as a MarkovChain export reads)."""
+    encoding = {"graph": {"start": "python"}, "node": {"state": "python"}, "edge": {}}
+    graph = {"gamegraph_encoding": json.dumps(encoding), "gamegraph_types": UR_TYPES}
+    graph["start"] = BAD_UR
+    nodes = [{"id": "0", "state": BAD_UR}, {"id": "1", "state": "()", "value": 1}]
+    edges = [{"source": "0", "target": "1", "probability": 1}]
+    if export:
+        graph["gamegraph"] = 1
+        nodes[0].update(terminal=True, value=1)
+        nodes[1]["terminal"] = True
+        edges = []
+    return written(tmp_path, {"graph": graph, "nodes": nodes, "edges": edges})
+
+
+def test_a_state_its_type_cannot_write_is_refused_in_an_export(tmp_path):
+    # the label of a node without one is str(state): UrState.__str__ raised TypeError
+    g = ic.read_json(ur_file(tmp_path, export=True))
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"node UrState\(mover=5, .*\) cannot be written as a label \(TypeError: ",
+    ):
+        ic.from_networkx(g)
+
+
+def test_a_state_its_type_cannot_write_is_refused_in_a_plain_graph(tmp_path):
+    graph = ic.from_networkx(ic.read_json(ur_file(tmp_path, export=False)))
+    with pytest.raises(InvalidArgumentError, match=r"cannot be written as a label \(TypeError"):
+        graph.label(graph.start)
+
+
 # ---- the command line ---------------------------------------------------------------------
 FROM_FILE = '''
 from gamegraph.interchange import from_networkx, read_json
