@@ -1183,7 +1183,7 @@ def condense(n, outcome_ptr, option_ptr, target):
     Returns
     -------
     (component, cyclic, levels)
-        As the fields of :class:`gamegraph.structure.Condensation`: components are numbered
+        As the fields of :class:`gamegraph.condensation.Condensation`: components are numbered
         sinks first (Tarjan's order), states within a level ascend.
     """
     _compile()
@@ -1195,7 +1195,7 @@ def condense(n, outcome_ptr, option_ptr, target):
 
 def sure_to_end(graph, choice):
     """Per state, whether play under ``choice`` (one option index per outcome) ends the
-    game with probability one: as :func:`gamegraph.structure.sure_to_end` on the whole
+    game with probability one: as :func:`gamegraph.termination.sure_to_end` on the whole
     graph, in two breadth-first searches over the policy's edges; or at once, all True,
     when every state of a cycle has an outcome that leaves its component whatever is
     chosen (Super Six: the pit), so that no policy can keep the game going for ever.

@@ -1,7 +1,7 @@
 """What an exact solve of a cyclic game will cost, estimated before it starts.
 
 An exact solve of a game without cycles (Jackpot) is one backward sweep over integers and
-costs little. A cyclic game is solved level by level (:mod:`gamegraph.structure`): the
+costs little. A cyclic game is solved level by level (:mod:`gamegraph.condensation`): the
 cyclic states of a level form one rational linear system (FLINT's dense rational
 matrices when installed and the level holds at most
 :data:`gamegraph.linear.FLINT_MAX_SIZE` states, else elimination over Python

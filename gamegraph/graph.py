@@ -26,9 +26,9 @@ from functools import cached_property
 
 import numpy as np
 
+from .condensation import Condensation, condense
 from .csr import expand_ranges
 from .errors import InvalidArgumentError, InvalidRulesError
-from .structure import Condensation, condense
 
 __all__ = ["PositionTable", "StateGraph", "expand_ranges", "terminal_arrays"]
 
@@ -208,7 +208,7 @@ class StateGraph:
 
     @cached_property
     def condensation(self) -> Condensation:
-        """Strongly connected components in solving order (see :mod:`gamegraph.structure`)."""
+        """Strongly connected components in solving order (see :mod:`gamegraph.condensation`)."""
         return condense(self)
 
     # ---- lookups -----------------------------------------------------------

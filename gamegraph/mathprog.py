@@ -50,7 +50,7 @@ One program for the whole graph (``split="none"``) is the formulation as first
 written, and HiGHS's branch and bound struggles with it early: about five minutes
 at 12 pegs of Super Six (252 states). By default (``split="levels"``) the same
 constraints are cut along the levels of the graph's condensation
-(:mod:`gamegraph.structure`): the states of one level are the variables, states of
+(:mod:`gamegraph.condensation`): the states of one level are the variables, states of
 lower levels are constants already solved, and the levels are solved from the bottom
 up. Every program then holds one level's components only (a Super Six layer of
 ``b + c + o`` pegs), which HiGHS solves in about a second, occasionally tens of

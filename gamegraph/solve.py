@@ -12,7 +12,7 @@ leading to :math:`t_j`,
 
 an outcome without options contributing 0, and a terminal state holding the value its
 rules give. This Bellman operator :math:`T` is applied component by component, in the
-order of :mod:`gamegraph.structure`:
+order of :mod:`gamegraph.condensation`:
 
 * a state alone in its component (no cycle through it) needs one application of
   :math:`T`, all of its successors being solved already; a whole level of such states
@@ -55,7 +55,7 @@ from .exact_cost import LIMIT_SECONDS, check_exact_cost
 from .graph import StateGraph, expand_ranges
 from .linear import solve_sparse
 from .policy import Policy
-from .structure import can_end, ending_choice, name_states, sure_to_end
+from .termination import can_end, ending_choice, name_states, sure_to_end
 from .values import first_best, option_worths, passing_value, value_name
 
 METHODS = ("policy", "value")

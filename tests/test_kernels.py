@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 from conftest import CYCLIC_CASES, TOYS
 
-from gamegraph import Option, Outcome, Policy, Rules, _kernels, build, evaluate, solve, structure
+from gamegraph import Option, Outcome, Policy, Rules, _kernels, build, condensation, evaluate, solve
+from gamegraph.condensation import condense
 from gamegraph.errors import (
     ConvergenceError,
     MissingExtraError,
@@ -25,7 +26,7 @@ from gamegraph.games.jackpot import Jackpot
 from gamegraph.games.pig import Pig, hold_at
 from gamegraph.games.supersix import SuperSix
 from gamegraph.games.ur import Ur
-from gamegraph.structure import condense, sure_to_end
+from gamegraph.termination import sure_to_end
 from gamegraph.values import option_values
 
 pytest.importorskip("numba", reason="the numba engine needs the fast extra (numba)")
@@ -396,10 +397,10 @@ def test_compiled_condensation_means_the_same(make):
     assert len(pairs) == len(cyclic) == reference.n_components
 
 
-def test_structure_condense_takes_the_kernel_for_large_graphs(monkeypatch):
+def test_condense_takes_the_kernel_for_large_graphs(monkeypatch):
     graph = build(SuperSix(pegs=20))
     reference = condense(graph)
-    monkeypatch.setattr(structure, "KERNEL_MIN_STATES", 0)
+    monkeypatch.setattr(condensation, "KERNEL_MIN_STATES", 0)
     calls = []
     real = _kernels.condense
     monkeypatch.setattr(_kernels, "condense", lambda *args: calls.append(1) or real(*args))

@@ -17,7 +17,7 @@ from conftest import CYCLIC_CASES
 from gamegraph import Option, Outcome, Policy, Rules, build, evaluate, solve
 from gamegraph.errors import ConvergenceError, NonTerminatingGameError
 from gamegraph.simulate import simulate
-from gamegraph.structure import can_end, ending_choice, sure_to_end
+from gamegraph.termination import can_end, ending_choice, sure_to_end
 
 
 class PassToSelf(Rules):

@@ -1,4 +1,4 @@
-"""Tests for gamegraph.structure: strongly connected components and solving levels."""
+"""Tests for gamegraph.condensation: strongly connected components and solving levels."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from gamegraph import build
+from gamegraph.condensation import condense
 from gamegraph.games.jackpot import Jackpot
-from gamegraph.structure import condense
 
 
 def rules_digraph(graph) -> nx.DiGraph:
