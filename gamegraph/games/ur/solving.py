@@ -161,6 +161,10 @@ def choose_solver(solver: str = "auto", save=None) -> str:
 
     >>> choose_solver("auto", "finkel-7.npy"), choose_solver("auto"), choose_solver("blocks")
     ('blocks', 'graph', 'blocks')
+    >>> choose_solver("dask")
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.UnknownNameError: unknown solver 'dask'; accepted: auto, graph, blocks
     """
     if solver not in SOLVERS:
         raise UnknownNameError("solver", solver, SOLVERS)

@@ -22,6 +22,13 @@ agent    games  win_rate  mean_loss  nonoptimal
 pairings: A's win rate with its 95 % interval
 A      B        A wins  interval          first mover wins
 ...
+
+On positions instead of the graph, the same seed plays the same games:
+
+>>> again = play_tournament(["first", "last", "optimal"], rules="finkel", pieces=1,
+...                         games=200, engine="positions", progress=False)
+>>> [row["a_wins"] for row in again.rows] == [row["a_wins"] for row in result.rows]
+True
 """
 
 from __future__ import annotations
@@ -48,6 +55,10 @@ def choose_engine(engine: str = "auto", table=None) -> str:
 
     >>> choose_engine("auto", "finkel-7.npy"), choose_engine("auto"), choose_engine("graph")
     ('positions', 'graph', 'graph')
+    >>> choose_engine("gpu")
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.UnknownNameError: unknown match engine 'gpu'; accepted: auto, graph, positions
     """
     if engine not in MATCH_ENGINES:
         raise UnknownNameError("match engine", engine, MATCH_ENGINES)
