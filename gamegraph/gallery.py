@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 from gamegraph import build, solve
-from gamegraph.analysis import policy_view
 from gamegraph.errors import OutputError
 from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT, Jackpot
 from gamegraph.propagate import propagate
@@ -158,24 +157,27 @@ def jackpot_section(folder: Path, step) -> tuple[str, list]:
 
 def _jackpot_diagram(results, agent: str, options: dict):
     """One of :data:`JACKPOT_DIAGRAMS`: ``agent``'s graph in full or in part, or where it
-    differs from the optimum.
+    differs from the optimum (what ``gamegraph jackpot graph`` draws, from the same call).
     """
-    from gamegraph import analysis
+    from gamegraph.games.jackpot.analysis import jackpot_drawing
 
     if options["view"] == "diff":
         return dot.policy_diff_dot(results.graph, results.diff)
-    row = results.by_name[agent]
-    view = policy_view(results.graph, row.policy, reach=True)
-    selection = None
-    if options["view"] == "threshold":
-        selection = analysis.reach_above(view.chain, view.reach, options["min_reach"])
+    drawing = jackpot_drawing(
+        agent,
+        options["view"],
+        min_reach=options.get("min_reach"),
+        graph=results.graph,
+        solution=results.optimum,
+        policy=results.by_name[agent].policy,
+    )
     return dot.policy_dot(
-        view,
+        drawing.drawn,
         style=options["style"],
         weights=options.get("weights"),
         show_reach=options.get("reach", False),
-        selection=selection,
-        title=f"Jackpot: {agent} ({row.percent:.4f} % wins)",
+        selection=drawing.selection,
+        title=drawing.title,
     )
 
 
@@ -687,15 +689,10 @@ def _yahtzee_markdown(name: str, table, dists: dict) -> str:
 
 def _supersix_explored():
     from .games.supersix import SuperSix
-    from .games.supersix.state import CONTINUE, STOP
-    from .policy import Policy
+    from .games.supersix.analysis import fixed_policies
 
     graph = SuperSix(pegs=40).build_graph()
-    agents = {
-        "always stop": Policy.preferring(graph, STOP, "always stop"),
-        "always roll": Policy.preferring(graph, CONTINUE, "always roll"),
-    }
-    return graph, agents, "Super Six (free rules, 40 pegs)"
+    return graph, fixed_policies(graph), "Super Six (free rules, 40 pegs)"
 
 
 def explorer_section(folder: Path, step) -> tuple[str, list]:
