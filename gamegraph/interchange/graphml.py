@@ -106,13 +106,13 @@ def _graphml_records(root, source: str) -> _Records | None:
             name, convert = keys.get(item.get("key"), (None, None))
             if name is None or convert is None:
                 raise InvalidArgumentError(
-                    f"{source}: {where} has data for the unknown key {item.get('key')!r}"
+                    f"{source}: {_shown(where)} has data for the unknown key {item.get('key')!r}"
                 )
             try:
                 attributes[name] = convert(item.text or "")
             except ValueError as e:
                 raise InvalidArgumentError(
-                    f"{source}: {where}: {_shown(name)} is damaged ({_first_line(e)})"
+                    f"{source}: {_shown(where)}: {_shown(name)} is damaged ({_first_line(e)})"
                 ) from None
         return attributes
 

@@ -132,7 +132,9 @@ class _Restore:
             if type(node) not in (str, int) or type(data) is not dict:
                 raise InvalidArgumentError(f"{source}: node {node!r} is not an id with attributes")
             if type(data.get("state")) is not str:
-                raise InvalidArgumentError(f"{source}: node {node} has no 'state' text")
+                raise InvalidArgumentError(
+                    f"{source}: node {_shown(str(node))} has no 'state' text"
+                )
             if len(data["state"]) > MAX_TEXT:
                 raise InvalidArgumentError(
                     f"{source}: node {_shown(str(node))}'s state is {len(data['state']):,} "
@@ -154,17 +156,21 @@ class _Restore:
         for (node, data), state in zip(self.records.nodes, decoded, strict=True):
             if state is _UNREAD:
                 state = self.read(
-                    decode_state, {"state": texts[len(order)]}, lambda node=node: f"node {node}"
+                    decode_state,
+                    {"state": texts[len(order)]},
+                    lambda node=node: f"node {_shown(str(node))}",
                 )["state"]
-            data = self.read(read, data, lambda node=node: f"node {node}")
+            data = self.read(read, data, lambda node=node: f"node {_shown(str(node))}")
             if state is None:
-                raise InvalidArgumentError(f"{source}: node {node}'s state is None, not a state")
+                raise InvalidArgumentError(
+                    f"{source}: node {_shown(str(node))}'s state is None, not a state"
+                )
             try:
                 known = state in seen
                 seen.add(state)
             except TypeError:
                 raise InvalidArgumentError(
-                    f"{source}: node {node}'s state {state!r} is not hashable"
+                    f"{source}: node {_shown(str(node))}'s state {state!r} is not hashable"
                 ) from None
             if known or node in states:
                 raise InvalidArgumentError(f"{source}: two nodes hold the state {state!r}")
@@ -183,9 +189,12 @@ class _Restore:
                 raise InvalidArgumentError(f"{source}: edge {u!r} -> {v!r} is not two node ids")
             if u not in states or v not in states:
                 raise InvalidArgumentError(
-                    f"{source}: edge {u} -> {v} joins a node it does not hold"
+                    f"{source}: edge {_shown(str(u))} -> {_shown(str(v))} joins a node it does "
+                    "not hold"
                 )
-            data = self.read(read, data, lambda u=u, v=v: f"edge {u} -> {v}")
+            data = self.read(
+                read, data, lambda u=u, v=v: f"edge {_shown(str(u))} -> {_shown(str(v))}"
+            )
             edges.append((states[u], states[v], data))
         g.add_edges_from(edges)
 

@@ -229,6 +229,40 @@ def test_a_state_its_type_cannot_write_is_refused_in_a_plain_graph(tmp_path):
         graph.label(graph.start)
 
 
+NUMBERS = json.dumps({"graph": {}, "node": {"value": "fraction"}, "edge": {}})
+
+
+@pytest.mark.parametrize(
+    "nodes, edges, message",
+    [
+        ([{"id": "a\nb"}], [], r"node 'a\\nb' has no 'state' text"),
+        ([{"id": "a\nb", "state": "1", "value": "x"}], [], r"node 'a\\nb': attribute 'value'"),
+        ([{"id": "a\nb", "state": "None"}], [], r"node 'a\\nb''s state is None"),
+        ([{"id": "a\nb", "state": "[1]"}], [], r"node 'a\\nb''s state \[1\] is not hashable"),
+        ([{"id": "0", "state": "1"}], [{"source": "x\ny", "target": "0"}], r"edge 'x\\ny' -> 0"),
+    ],
+)
+def test_node_ids_with_line_breaks_are_shown_on_one_line(tmp_path, nodes, edges, message):
+    # the file's own ids were put in messages as they are, so one id could break the line
+    data = {"graph": {"gamegraph_encoding": NUMBERS}, "nodes": nodes, "edges": edges}
+    with pytest.raises(InvalidArgumentError, match=message) as error:
+        ic.read_json(written(tmp_path, data))
+    assert "\n" not in str(error.value)
+
+
+def test_graphml_node_ids_with_line_breaks_are_shown_on_one_line(tmp_path):
+    g = nx.DiGraph(start="a")
+    g.add_node("a", value=1)
+    path = tmp_path / "ids.graphml"
+    ic.write_graphml(g, path)
+    text = path.read_text()
+    assert '<node id="0">' in text
+    path.write_text(text.replace('<node id="0">', '<node id="a&#10;b">').replace(">1<", ">x<"))
+    with pytest.raises(InvalidArgumentError, match=r"'node a\\nb': value is damaged") as error:
+        ic.read_graphml(path)
+    assert "\n" not in str(error.value)
+
+
 # ---- the command line ---------------------------------------------------------------------
 FROM_FILE = '''
 from gamegraph.interchange import from_networkx, read_json
