@@ -15,6 +15,8 @@ import textwrap
 
 import networkx as nx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gamegraph import interchange as ic
 from gamegraph.errors import InvalidArgumentError
@@ -261,6 +263,77 @@ def test_graphml_node_ids_with_line_breaks_are_shown_on_one_line(tmp_path):
     with pytest.raises(InvalidArgumentError, match=r"'node a\\nb': value is damaged") as error:
         ic.read_graphml(path)
     assert "\n" not in str(error.value)
+
+
+# ---- fuzzing ----------------------------------------------------------------------------
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.sampled_from([2**63, -(2**70), 10**300, float("nan"), float("inf"), 1.5, -0.0])
+    | st.text(max_size=6)
+    | st.sampled_from(["1/0", "1/2", "(", "None", "[1]", "Fraction(1, 0)", "a\nb", "'x'"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _places(value, path=()):
+    """Every place in a JSON document, as the path of keys and indices leading to it."""
+    yield path
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if type(value) is list
+        else ()
+    )
+    for key, item in items:
+        yield from _places(item, (*path, key))
+
+
+@pytest.fixture(scope="module")
+def documents(tmp_path_factory):
+    """A node-link file of ours (an export with outcomes) and another program's."""
+    g = nx.DiGraph(start="a", gamegraph=1)
+    g.add_node("a", outcomes=[("1/2", [("b", 0, False)]), ("1/2", [("a", 1, True)])], layer=0)
+    g.add_node("b", terminal=True, value=1, layer=1)
+    path = tmp_path_factory.mktemp("documents") / "ours.json"
+    ic.write_json(g, path)
+    other = foreign(multigraph=False, move=2, passes=False, outcome="o")
+    return [json.loads(path.read_text()), other]
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(which=st.integers(0, 1), where=st.integers(0, 10**6), value=JSON_VALUES, key=st.booleans())
+def test_any_value_anywhere_gives_a_graph_or_one_line(
+    tmp_path_factory, documents, which, where, value, key
+):
+    # one place of a good file replaced with any JSON value (or given a key of that name)
+    data = json.loads(json.dumps(documents[which]))
+    places = list(_places(data))
+    path = places[where % len(places)]
+    parent = data
+    for step in path[:-1]:
+        parent = parent[step]
+    if not path:
+        data = value
+    elif key and isinstance(parent[path[-1]], dict):
+        parent[path[-1]][str(value)[:8]] = value
+    else:
+        parent[path[-1]] = value
+    file = tmp_path_factory.mktemp("fuzz") / "f.json"
+    file.write_text(json.dumps(data))
+    try:
+        g = ic.read_json(file)
+        start = g.graph.get("start")
+        ic.from_networkx(g, start if isinstance(start, str) and start in g else next(iter(g), None))
+    except InvalidArgumentError as e:
+        assert "\n" not in str(e)
 
 
 # ---- the command line ---------------------------------------------------------------------
