@@ -43,7 +43,7 @@ sys.path.insert(0, HERE)
 
 from _common import GIB, fmt_bytes, fmt_time, met  # noqa: E402
 
-from gamegraph.cli.ur import BLOCKS_TOL  # noqa: E402
+from gamegraph.games.ur.defaults import BLOCKS_TOL  # noqa: E402
 
 PUBLISHED = {
     ("finkel", 7): 0.515404732509,

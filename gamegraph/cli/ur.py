@@ -20,14 +20,6 @@ def _arg(*flags, **kwargs) -> tuple:
     return flags, kwargs
 
 
-def __getattr__(name):  # BLOCKS_TOL, which benchmarks/bench_ur_blocks.py reads here
-    if name != "BLOCKS_TOL":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from ..games.ur.defaults import BLOCKS_TOL
-
-    return BLOCKS_TOL
-
-
 def _pieces(text):
     from ..games.ur import MAX_PIECES, check_pieces
     from ._common import whole_number
@@ -253,21 +245,15 @@ def _board(args, out):
     out.write(f"wrote {args.output}\n")
 
 
-def _solve_graph(ruleset):
-    """The one-piece graph solved (a seam the tests replace to prove no work starts)."""
-    from ..games.ur.solving import solve_graph
-
-    return solve_graph(ruleset)
-
-
 def _graph(args, out):
     from .._files import check_output
     from ..games.ur import rule_set
+    from ..games.ur.solving import solve_graph
     from ..renderers.dot import EXTENSIONS
     from ..renderers.ur_figures import draw_graph
 
     check_output(args.output, EXTENSIONS)  # fail before any work
-    graph, solution = _solve_graph(rule_set(args.rules, 1))
+    graph, solution = solve_graph(rule_set(args.rules, 1))
     title = (
         f"Ur ({args.rules}), one piece each: {graph.n_states - 1} positions; "
         f"the first player wins {float(solution.start_value):.4f}"

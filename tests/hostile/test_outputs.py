@@ -51,18 +51,57 @@ def one_error_line(status, out, err, *fragments):
         assert fragment in err, err
 
 
+def _every_module():
+    """Every gamegraph module, imported (so that none is first imported while a test has
+    replaced a function, and keeps the stand-in for the rest of the session)."""
+    import pkgutil
+
+    import gamegraph
+
+    for info in pkgutil.walk_packages(gamegraph.__path__, "gamegraph."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    return [m for name, m in list(sys.modules.items()) if name.startswith("gamegraph") and m]
+
+
+#: The functions that start work: building a graph, solving one, solving Ur by blocks.
+WORK = [
+    ("gamegraph.build", "build"),
+    ("gamegraph.batch", "build_batch"),
+    ("gamegraph.solve", "solve"),
+    ("gamegraph.solve", "evaluate"),
+    ("gamegraph.games.ur.block_solver", "solve_blocks"),
+]
+
+
 @pytest.fixture
 def no_work(monkeypatch):
-    """Building or solving anything fails the test: bad paths must be refused first."""
+    """Building or solving anything fails the test: bad paths must be refused first. Every
+    module's name for each function of :data:`WORK` is replaced, wherever it was imported.
+    """
 
     def work(*args, **kwargs):
         raise AssertionError("the command started working before checking its output path")
 
-    import gamegraph.cli.ur as ur_cli
+    modules = _every_module()
+    real = {id(getattr(sys.modules[module], name)) for module, name in WORK}
+    for module in modules:
+        for name, value in list(vars(module).items()):
+            if id(value) in real:
+                monkeypatch.setattr(module, name, work)
 
-    monkeypatch.setattr(importlib.import_module("gamegraph.build"), "build", work)
 
-    monkeypatch.setattr(ur_cli, "_solve_graph", work)
+@pytest.mark.parametrize(
+    "argv",
+    [["ur", "graph", "-o", "x.svg"], ["ur", "solve", "--pieces", "1"], ["jackpot", "analyse"]],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_no_work_stops_a_command_that_starts_working(argv, tmp_path, monkeypatch, capsys, no_work):
+    """The fixture the path tests rely on can fail: a command with a good path that goes
+    on to build or solve is stopped by it."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(AssertionError, match="started working"):
+        run(argv, capsys)
 
 
 # ---- case 2: a 252-character -o name ------------------------------------------------
