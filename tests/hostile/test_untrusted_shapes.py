@@ -336,6 +336,60 @@ def test_any_value_anywhere_gives_a_graph_or_one_line(
         assert "\n" not in str(e)
 
 
+GRAPHML_PLACES = re.compile(
+    r'<data key="\w+">([^<]*)</data>|attr\.type="(\w+)"|(?:id|source|target)="([^"]*)"'
+)
+GRAPHML_TEXTS = (
+    st.text(max_size=8)
+    | st.sampled_from(["", "nan", "-inf", "1e999", "1/0", "9" * 5000, "[[", "[null]", "{}"])
+    | st.sampled_from(
+        ['[["1",[[5,0,false]]]]', "[[1,[[0,0,false]]]]", "Fraction(1, 0)", "(1, [2])"]
+    )
+    | st.sampled_from(["boolean", "int", "long", "float", "double", "string", "x"])
+    | st.just("[" * 3000 + "]" * 3000)
+)
+
+
+@pytest.fixture(scope="module")
+def graphml_texts(tmp_path_factory):
+    """A GraphML file of ours (an export with outcomes) and another program's."""
+    folder = tmp_path_factory.mktemp("graphml")
+    g = nx.DiGraph(start="a", gamegraph=1)
+    g.add_node("a", outcomes=[("1/2", [("b", 0, False)]), ("1/2", [("a", 1, True)])], layer=0)
+    g.add_node("b", terminal=True, value=1, layer=1)
+    ic.write_graphml(g, folder / "ours.graphml")
+    other = nx.DiGraph(start="a", objective="margin")
+    other.add_edge("a", "b", probability="1/2", move=2, passes=True, reward=1, outcome="o")
+    other.add_edge("a", "a", probability=0.5)
+    other.nodes["b"]["value"] = -1
+    nx.write_graphml(other, folder / "other.graphml")
+    return [(folder / name).read_text() for name in ("ours.graphml", "other.graphml")]
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(which=st.integers(0, 1), where=st.integers(0, 10**6), text=GRAPHML_TEXTS)
+def test_any_text_in_any_graphml_place_gives_a_graph_or_one_line(
+    tmp_path_factory, graphml_texts, which, where, text
+):
+    # one value, attribute type or id of a good GraphML file replaced with other text
+    document = graphml_texts[which]
+    places = [m for m in GRAPHML_PLACES.finditer(document)]
+    match = places[where % len(places)]
+    group = next(k for k in (1, 2, 3) if match.group(k) is not None)
+    text = "".join(c for c in text if c.isprintable() and c not in '&<>"')
+    document = document[: match.start(group)] + text + document[match.end(group) :]
+    file = tmp_path_factory.mktemp("fuzz") / "f.graphml"
+    file.write_text(document)
+    try:
+        g = ic.read_graphml(file)
+        start = g.graph.get("start")
+        ic.from_networkx(g, start if isinstance(start, str) and start in g else next(iter(g), None))
+    except InvalidArgumentError as e:
+        assert "\n" not in str(e)
+
+
 # ---- the command line ---------------------------------------------------------------------
 FROM_FILE = '''
 from gamegraph.interchange import from_networkx, read_json
