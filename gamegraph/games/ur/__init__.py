@@ -10,6 +10,8 @@ module                   job
 *rules*
 :mod:`.board`            each rule set's path, rosettes and split of private/shared tiles
 :mod:`.dice`             the throws: four binary dice, and the other sets some rules use
+:mod:`.defaults`         what the services do when the caller does not say (sizes,
+                         tolerance, agents, solvers); imports nothing
 :mod:`.rules`            rule sets, positions (:class:`UrState`) and their notation, legal
                          moves and their result
 :mod:`.counting`         exact position counts for any board and piece count
@@ -25,19 +27,26 @@ module                   job
                          query any position or move, save and load one file
 :mod:`.rank_table`       a solved table by rank as one ``.npy`` file, read through a
                          memory map (:func:`~.rank_table.open_values`), any size
+:mod:`.table_files`      a saved table of either kind, opened by its extension
 *solver*
 :mod:`.sweeps`           the compiled sweeps over one block of ranks
 :mod:`.block_solver`     every position of any size solved block by block, without a graph
 :mod:`.dask_plan`        the same blocks as a Dask graph, for a cluster
+:mod:`.solving`          a rule set solved into a table by the solver that fits (graph or
+                         blocks, by the file asked for), memory checked first: ``UrSolve``
 *play*
 :mod:`.agents`           agents from rules of thumb to the optimum; :func:`make_agent`
 :mod:`.graph_match`      seeded matches and round robins on a full-board graph (to 4 pieces)
 :mod:`.position_match`   the same matches on positions themselves: any size
 :mod:`.exact_duel`       the exact win probability of an agent against the optimum, any size
-*analysis*
+*analysis and services* (what each ``gamegraph ur`` command calls; results print and
+serialise)
 :mod:`.analysis`         solve a rule set into a table, the exact value of two agents, the
                          map of values by pieces borne off
 :mod:`.paper`            the 2023 paper's formula, program and tables against exact values
+:mod:`.advice`           a position looked up in solved values: its value and every move's
+:mod:`.tournament`       a seeded round robin of named agents, on the graph or on positions
+:mod:`.optimum_duel`     the exact duel of a named agent against the optimum
 =======================  =================================================================
 
 The names most callers need are importable from here.
