@@ -130,10 +130,31 @@ def borne_off_map(table) -> BorneOffMap:
                 empty[a, b] = table.value(UrState((), a, (), b))
             except InvalidArgumentError:  # not reachable under these rules
                 pass
-    _, mover_off, _, opponent_off = decode(np.asarray(table.codes), ruleset.length)
-    cell = np.asarray(mover_off) * pieces + np.asarray(opponent_off)
-    count = np.bincount(cell, minlength=pieces * pieces).reshape(pieces, pieces)
-    total = np.bincount(cell, weights=table.values, minlength=pieces * pieces)
+    numbering = getattr(table, "numbering", None)
+    if numbering is not None:  # a table by rank: its blocks are the borne-off counts
+        count, total = _sums_by_block(numbering, table.values, pieces)
+    else:
+        _, mover_off, _, opponent_off = decode(np.asarray(table.codes), ruleset.length)
+        cell = np.asarray(mover_off) * pieces + np.asarray(opponent_off)
+        count = np.bincount(cell, minlength=pieces * pieces).reshape(pieces, pieces)
+        total = np.bincount(cell, weights=table.values, minlength=pieces * pieces)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = (total / count.reshape(-1)).reshape(pieces, pieces)
+        mean = (total.reshape(-1) / count.reshape(-1)).reshape(pieces, pieces)
     return BorneOffMap(ruleset.name, pieces, empty, mean, count)
+
+
+def _sums_by_block(numbering, values, pieces: int) -> tuple[np.ndarray, np.ndarray]:
+    """(count, total) of ``values`` (by rank) per ``[mover_off, opponent_off]``: block
+    ``{low, high}`` holds the mover at ``low`` before its middle and at ``high`` after.
+    """
+    count = np.zeros((pieces, pieces), dtype=np.int64)
+    total = np.zeros((pieces, pieces))
+    for block in numbering.blocks:
+        for mover, opponent, start, stop in (
+            (block.low, block.high, block.start, block.middle),
+            (block.high, block.low, block.middle, block.stop),
+        ):
+            if stop > start and mover < pieces and opponent < pieces:
+                count[mover, opponent] += stop - start
+                total[mover, opponent] += float(np.sum(values[start:stop], dtype=np.float64))
+    return count, total

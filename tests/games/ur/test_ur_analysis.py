@@ -41,3 +41,18 @@ def test_borne_off_values_match_the_table(finkel2):
         assert bmap.count[a, b] == n
         assert bmap.mean[a, b] == pytest.approx(sums[(a, b)] / n, abs=1e-12)
     assert bmap.count.sum() == len(finkel2)
+
+
+def test_the_borne_off_map_of_a_table_by_rank_matches_the_graphs(tmp_path):
+    """A table by rank (``.npy``, the block solver's) has no position codes: its blocks
+    are the borne-off counts. Same counts, and means within the solvers' tolerances."""
+    pytest.importorskip("numba")
+    from gamegraph.games.ur.block_solver import solve_file
+    from gamegraph.games.ur.rank_table import open_values
+
+    by_code = borne_off_map(solve_table("finkel", pieces=2))
+    solve_file(tmp_path / "f2.npy", "finkel", pieces=2, progress=False)
+    by_rank = borne_off_map(open_values(tmp_path / "f2.npy"))
+    assert by_rank.count.tolist() == by_code.count.tolist() == [[9696, 1478], [1478, 217]]
+    assert np.nanmax(abs(by_rank.mean - by_code.mean)) < 1e-9
+    assert np.nanmax(abs(by_rank.empty - by_code.empty)) < 1e-9
