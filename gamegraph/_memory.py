@@ -4,8 +4,9 @@ Each path that can outgrow memory has a small estimate next to the code it estim
 (the float graph of Super Six: :func:`gamegraph.games.supersix.estimate_bytes`; Ur:
 :func:`gamegraph.games.ur.solving.check_graph_memory`; exact solves:
 ``gamegraph.solve._exact_bytes``; the LP/MILP: ``gamegraph.mathprog.estimate_bytes``).
-Each calls :func:`check_memory` before any work, which compares the estimate with :func:`available_memory` and raises one
-:class:`~gamegraph.errors.InvalidArgumentError` with a one-line message.
+Each calls :func:`check_memory` before any work, which compares the estimate with
+:func:`available_memory` and raises one :class:`~gamegraph.errors.InvalidArgumentError`
+with a one-line message.
 
 Examples
 --------
