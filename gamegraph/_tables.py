@@ -60,6 +60,18 @@ def fraction_text(value) -> str:
     return f"{exact_digits(value.numerator)}/{exact_digits(value.denominator)}"
 
 
+def json_number(value, exact: bool | None = None):
+    """A value for JSON: exact ones as :func:`fraction_text` (every digit), others as a
+    float. ``exact`` None decides by type (a Fraction is exact).
+
+    >>> json_number(Fraction(36, 41)), json_number(Fraction(36, 41), exact=False)
+    ('36/41', 0.8780487804878049)
+    """
+    if exact is None:
+        exact = isinstance(value, Fraction)
+    return fraction_text(value) if exact else float(value)
+
+
 def shown_integer(n: int, limit: int = SHOWN_DIGITS) -> str:
     """``n`` for people: whole up to ``limit`` digits, else its first and last
     :data:`SHOWN_EDGE` digits and how many there are.

@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._tables import Table, fraction_text
+from .._tables import Table, json_number
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph
 from ..propagate import propagate
@@ -130,23 +130,17 @@ class LayerSummary:
 
     def as_dict(self) -> dict:
         """Plain JSON-ready data: fractions as ``"p/q"`` strings when exact, else floats."""
-
-        def plain(value):
-            if isinstance(value, Fraction):
-                return fraction_text(value)
-            return float(value)
-
         return {
             "game": self.game,
             "layer_name": self.layer_name,
             "layer_counts": list(self.counts),
             "policies": {
                 name: {
-                    "win": plain(self.win(name)),
+                    "win": json_number(self.win(name)),
                     "positions": list(self.positions[name]),
-                    "reach": [plain(v) for v in self.reach[name]],
-                    "lost": [plain(v) for v in self.lost[name]],
-                    "won": [plain(v) for v in self.won[name]],
+                    "reach": [json_number(v) for v in self.reach[name]],
+                    "lost": [json_number(v) for v in self.lost[name]],
+                    "won": [json_number(v) for v in self.won[name]],
                 }
                 for name in self.policies
             },

@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._tables import Table, fraction_text
+from .._tables import Table, json_number
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph
 from ..policy import Agent, MarkovChain, Policy
@@ -354,7 +354,7 @@ class PolicyResult:
             )
 
     def as_dict(self) -> dict:
-        value = fraction_text(self.value) if isinstance(self.value, Fraction) else float(self.value)
+        value = json_number(self.value)
         if self.objective != "win":
             return {"value": value, "objective": self.objective}
         return {"win": value, "percent": self.percent}

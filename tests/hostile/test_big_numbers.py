@@ -18,8 +18,15 @@ from cli_run import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamegraph._tables import SHOWN_DIGITS, Table, exact_digits, format_value, shown_integer
-from gamegraph.games.supersix.analysis import SuperSixSolve, _number
+from gamegraph._tables import (
+    SHOWN_DIGITS,
+    Table,
+    exact_digits,
+    format_value,
+    json_number,
+    shown_integer,
+)
+from gamegraph.games.supersix.analysis import SuperSixSolve
 
 BIG = 7**11_834 + 12_345  # 10,001 digits
 HUGE_FRACTION = Fraction(BIG, 3**21_000)  # 10,001 / 10,020 digits, in lowest terms
@@ -58,7 +65,7 @@ def test_exact_digits_agrees_with_str_wherever_str_works(n):
 
 
 def test_exact_json_value_of_any_size_parses_back():
-    text = _number(HUGE_FRACTION, exact=True)
+    text = json_number(HUGE_FRACTION, exact=True)
     numerator, denominator = text.split("/")
     assert (len(numerator), len(denominator)) == (10_001, 10_020)
     assert Fraction(parse(numerator), parse(denominator)) == HUGE_FRACTION

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..._tables import format_value, fraction_text
 from ...analysis import (
     LayerSummary,
     PolicyDiff,
@@ -71,10 +72,6 @@ MAX_DEPTH = 50
 LAYER_POLICIES = ("min", "last", "hilo", "optimal")
 
 
-def _fraction(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 def agent_policy(graph: StateGraph, name: str, solution: Solution | None = None) -> Policy:
     """The policy ``name`` on Jackpot's ``graph``: an agent of :data:`AGENTS`, or
     ``"optimal"`` (from ``solution``, else solved exactly).
@@ -113,7 +110,7 @@ class AgentComparison:
             f"{'policy':<9} {'win probability':>30}   {'percent':>8}",
         ]
         for row in self.rows:
-            lines.append(f"{row.name:<9} {_fraction(row.win):>30}   {row.percent:>8.4f} %")
+            lines.append(f"{row.name:<9} {format_value(row.win):>30}   {row.percent:>8.4f} %")
         return "\n".join(lines) + "\n"
 
     def __str__(self) -> str:
@@ -164,7 +161,7 @@ class AgentSimulation:
             "unfinished": result.unfinished,
             "estimate": result.estimate,
             "interval95": [low, high],
-            "exact": _fraction(self.exact),
+            "exact": fraction_text(self.exact),
             "exact_percent": 100 * float(self.exact),
             "seconds": result.seconds,
         }
@@ -256,7 +253,7 @@ class JackpotDrawing:
             "game": "jackpot",
             "agent": self.agent,
             "view": self.view,
-            "win": _fraction(self.win),
+            "win": fraction_text(self.win),
             "percent": 100 * float(self.win),
             "states_drawn": states,
         }

@@ -45,7 +45,7 @@ from functools import partial
 import numpy as np
 
 from ..._extras import require
-from ..._tables import Table, exact_digits, format_value, shown_integer
+from ..._tables import Table, format_value, json_number
 from ...build import build
 from ...errors import InvalidArgumentError, UnknownNameError
 from ...policy import Policy
@@ -206,21 +206,6 @@ def throw_values(table) -> dict:
     return {"place": place, "take": take, "pit": pit}
 
 
-def _number(value, exact: bool):
-    """A probability for JSON: ``"p/q"`` when exact (every digit, however many), a float
-    otherwise.
-
-    >>> _number(Fraction(36, 41), True), _number(Fraction(36, 41), False)
-    ('36/41', 0.8780487804878049)
-    >>> len(_number(Fraction(1, 3**10_000), True))
-    4774
-    """
-    if exact:
-        value = Fraction(value)
-        return f"{exact_digits(value.numerator)}/{exact_digits(value.denominator)}"
-    return float(value)
-
-
 @dataclass(eq=False)
 class SuperSixSolve:
     """A solved Super Six game with its decision table: what ``supersix solve`` reports.
@@ -368,7 +353,7 @@ class SuperSixSolve:
         start = self.start_value
         shown = f"{float(start):.12f}"
         if self.exact:
-            shown = f"{shown_integer(start.numerator)}/{shown_integer(start.denominator)} = {shown}"
+            shown = f"{format_value(start)} = {shown}"
         text = (
             f"Super Six, {first} + {second} pegs, {self.rules.rules} rules: "
             f"{self.positions:,} positions solved in {self.seconds:.2f} s "
@@ -388,7 +373,7 @@ class SuperSixSolve:
             "hands": list(self.rules.hands),
             "pegs": self.rules.pegs,
             "states": self.positions,
-            "start": _number(self.start_value, exact),
+            "start": json_number(self.start_value, exact),
             "decisions": {"roll": self.rolls, "stop": self.stops},
             "strategy_string": self.strategy,
             "residual": float(self.solution.residual),
@@ -401,8 +386,8 @@ class SuperSixSolve:
                     "b": int(b),
                     "c": int(c),
                     "o": int(o),
-                    "p_roll": _number(r, exact),
-                    "p_end": _number(e, exact),
+                    "p_roll": json_number(r, exact),
+                    "p_end": json_number(e, exact),
                     "roll": bool(d),
                 }
                 for b, c, o, r, e, d in zip(t.b, t.c, t.o, t.p_roll, t.p_end, t.roll)

@@ -36,7 +36,7 @@ from fractions import Fraction
 
 from ..._files import check_output, check_partial_name
 from ..._memory import check_memory
-from ..._tables import exact_digits, format_value
+from ..._tables import format_value, json_number
 from ...build import build
 from ...errors import InvalidArgumentError, UnknownNameError
 from ...solve import solve
@@ -173,12 +173,6 @@ def choose_solver(solver: str = "auto", save=None) -> str:
     return "blocks" if save is not None and is_rank_table(save) else "graph"
 
 
-def _fraction_text(value, exact: bool):
-    if not exact:
-        return float(value)
-    return f"{exact_digits(value.numerator)}/{exact_digits(value.denominator)}"
-
-
 @dataclass(eq=False)
 class UrSolve:
     """A solved Ur rule set: what ``gamegraph ur solve`` reports.
@@ -257,7 +251,7 @@ class UrSolve:
             "rules": self.ruleset.name,
             "pieces": self.ruleset.pieces,
             "states": self.positions,
-            "start": _fraction_text(self.start_value, self.exact),
+            "start": json_number(self.start_value, self.exact),
             "exact": self.exact,
         }
         if self.solver == "blocks":
