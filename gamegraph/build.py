@@ -14,12 +14,12 @@ import numpy as np
 
 from ._checks import check_int
 from ._progress import progress_bar
-from ._tables import format_value, shown_integer, shown_repr
 from .batch import BatchRules, build_batch
 from .csr import pointers
 from .errors import InvalidRulesError
 from .graph import StateGraph, terminal_arrays
 from .rules import Option, Outcome
+from .tables import format_value, shown_integer, shown_repr
 from .values import check_objective
 
 try:  # the walk's compiled loop, built by pip where a C compiler is present

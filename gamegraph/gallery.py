@@ -23,9 +23,9 @@ from gamegraph.simulate import simulate
 from ._escape import html_text
 from ._extras import require
 from ._files import check_output, write_atomic
-from ._tables import format_value
 from .renderers import dot, figures
 from .renderers.report import inline_html
+from .tables import format_value
 
 MONTE_CARLO_GAMES = 1_000_000
 MONTE_CARLO_SEED = 2026

@@ -37,12 +37,12 @@ from fractions import Fraction
 import numpy as np
 
 from ._checks import check_int
-from ._tables import Table
 from ._threads import limit_blas
 from .errors import InvalidArgumentError
 from .graph import StateGraph
 from .linear import solve_sparse
 from .policy import MarkovChain, Policy
+from .tables import Table
 from .values import value_name
 
 

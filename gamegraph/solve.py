@@ -48,13 +48,13 @@ from . import _kernels
 from ._checks import check_int, check_positive
 from ._extras import require
 from ._progress import progress_bar
-from ._tables import Table
 from ._threads import limit_blas
 from .errors import ConvergenceError, NonTerminatingGameError, UnknownNameError
 from .exact_cost import LIMIT_SECONDS, check_exact_cost
 from .graph import StateGraph, expand_ranges
 from .linear import solve_sparse
 from .policy import Policy
+from .tables import Table
 from .termination import can_end, ending_choice, name_states, sure_to_end
 from .values import first_best, option_worths, passing_value, value_name
 

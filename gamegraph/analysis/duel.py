@@ -49,13 +49,13 @@ from fractions import Fraction
 import numpy as np
 
 from .._checks import check_int
-from .._tables import Table
 from ..errors import InvalidArgumentError
 from ..graph import PositionTable, StateGraph
 from ..policy import Policy
 from ..rules import Option, Outcome, Rules
 from ..simulate import SimulationResult, simulate
 from ..solve import Solution, evaluate
+from ..tables import Table
 from ..values import value_name
 
 __all__ = [

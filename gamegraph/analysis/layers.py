@@ -33,10 +33,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._tables import Table, json_number
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph
 from ..propagate import propagate
+from ..tables import Table, json_number
 from ..values import objective_of, value_name
 from .policies import as_policies
 

@@ -27,12 +27,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._tables import Table, json_number
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..graph import StateGraph
 from ..policy import Agent, MarkovChain, Policy
 from ..propagate import Propagation, propagate
 from ..solve import Solution, evaluate, solve
+from ..tables import Table, json_number
 from ..values import option_worths, value_name
 
 #: What a policy argument may be, for error messages.
@@ -386,7 +386,7 @@ class PolicyTable(list):
     objective = "win"
 
     def table(self, title: str | None = None) -> Table:
-        """The rows as a :class:`~gamegraph._tables.Table`: policy, win probability and
+        """The rows as a :class:`~gamegraph.tables.Table`: policy, win probability and
         percent (a win game) or policy and value (score and margin games).
         """
         title = self.title if title is None else title

@@ -33,11 +33,11 @@ from fractions import Fraction
 import numpy as np
 
 from .._checks import check_int
-from .._tables import Table
 from ..errors import InvalidArgumentError
 from ..policy import MarkovChain
 from ..propagate import Propagation, propagate
 from ..solve import Solution, evaluate
+from ..tables import Table
 from ..values import value_name
 from .policies import PolicyComparison, as_policy, compare
 

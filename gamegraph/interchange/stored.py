@@ -10,7 +10,7 @@ from math import lcm
 import networkx as nx
 import numpy as np
 
-from .._tables import shown_integer
+from ..tables import shown_integer
 from ..csr import pointers
 from ..errors import InvalidArgumentError
 from ..graph import StateGraph, layer_problem, terminal_arrays

@@ -6,7 +6,7 @@ A :class:`Report` is a title and a list of sections, added in order:
 * :meth:`Report.text` -- a paragraph of plain text, with ```code``` spans and
   ``[label](target)`` links as its only markup (links to http(s) or relative targets
   only: any other stays plain text);
-* :meth:`Report.table` -- a :class:`gamegraph._tables.Table`, or anything with
+* :meth:`Report.table` -- a :class:`gamegraph.tables.Table`, or anything with
   ``to_html()`` and ``to_markdown()``;
 * :meth:`Report.figure` -- a :class:`~gamegraph.renderers.diagram.Diagram` (or DOT text),
   a matplotlib Figure, or anything whose ``save(path)`` writes ``.png`` and ``.svg``.
@@ -28,7 +28,7 @@ written, the page last, each file atomically. If writing fails, the files made s
 removed again (the images folder too, when this call created it).
 
 Every text a report is given (title, headings, paragraphs, captions, footer, and the cells,
-title and notes of a :class:`~gamegraph._tables.Table`) is escaped for its output by
+title and notes of a :class:`~gamegraph.tables.Table`) is escaped for its output by
 :mod:`gamegraph._escape`: no raw HTML, event handler or ``javascript:`` link survives,
 and control characters show as escapes (``\\x1b``). A table of another kind writes its
 own HTML and Markdown, which the report includes as they are.
@@ -37,7 +37,7 @@ In Jupyter a report displays itself (``_repr_html_``); its ``repr`` is one line.
 
 Examples
 --------
->>> from gamegraph._tables import Table
+>>> from gamegraph.tables import Table
 >>> from gamegraph.renderers.diagram import Diagram
 >>> report = Report("Two nodes")
 >>> report.heading("The graph").text("A `digraph` with [one edge](#fig-graph).")
@@ -375,7 +375,7 @@ class Report:
         return self
 
     def table(self, table) -> Report:
-        """Add a table: a :class:`gamegraph._tables.Table`, anything with ``to_html()`` and
+        """Add a table: a :class:`gamegraph.tables.Table`, anything with ``to_html()`` and
         ``to_markdown()`` (a pandas DataFrame with ``tabulate`` installed, say), or a result
         that has a table: its ``table()`` (``PolicyDiff``, ``LayerSummary``, ...) or
         ``summary()`` (``SuperSixSolve``). A table's title stays with it: the caption in
@@ -385,7 +385,7 @@ class Report:
         if found is None:
             raise InvalidArgumentError(
                 f"a report table needs to_html() and to_markdown(), got {type(table).__name__}; "
-                "accepted: gamegraph._tables.Table, an object with both methods, or a result "
+                "accepted: gamegraph.tables.Table, an object with both methods, or a result "
                 "with table() or summary()"
             )
         self.sections.append(_Table(found))

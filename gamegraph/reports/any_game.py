@@ -26,7 +26,6 @@ import time
 import numpy as np
 
 from .._checks import check_int
-from .._tables import Table
 from ..analysis.layout import distance_layers
 from ..analysis.policies import policy_view
 from ..analysis.views import DEFAULT_LIMIT, likely, selection, start_text
@@ -41,6 +40,7 @@ from ..renderers.dot import (
 )
 from ..renderers.report import Report
 from ..solve import solve
+from ..tables import Table
 from ..values import objective_of, value_name
 
 #: The most layers listed one per row; longer games are listed in bands of layers.

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._tables import Table, format_value
 from ..analysis import (
     compare,
     compare_policies,
@@ -35,6 +34,7 @@ from ..renderers.figures import layer_summary_figure
 from ..renderers.report import Report
 from ..simulate import simulate
 from ..solve import solve
+from ..tables import Table, format_value
 from .defaults import JACKPOT_GAMES
 
 #: Monte Carlo games per policy in the report (about half a second each).

@@ -15,12 +15,12 @@ import time
 from fractions import Fraction
 
 from .._checks import check_int
-from .._tables import Table
 from ..build import build
 from ..games.supersix import PUBLISHED_STRATEGIES, SuperSix, decision_table, strategy_string
 from ..games.supersix.analysis import start_values
 from ..renderers.report import Report
 from ..solve import solve
+from ..tables import Table
 from .defaults import SUPERSIX_PEGS
 
 try:  # the static panels are moving to their own module

@@ -12,7 +12,6 @@ import random
 import time
 
 from .._checks import check_games, check_int
-from .._tables import Table
 from ..build import build
 from ..errors import InvalidArgumentError
 from ..games.ur import WIN, Ur, format_position, legal_moves, play, rule_set
@@ -24,6 +23,7 @@ from ..renderers.report import Report
 from ..renderers.ur_board import board_figure, board_layout
 from ..renderers.ur_figures import borne_off_figure
 from ..solve import solve
+from ..tables import Table
 from .defaults import UR_GAMES, UR_MAX_PIECES, UR_PIECES
 
 #: The most pieces a side the report solves (seconds); four take minutes.

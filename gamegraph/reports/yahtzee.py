@@ -35,7 +35,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._tables import Table
 from ..games.yahtzee.advice import Position, advice_table, alternatives
 from ..games.yahtzee.distribution import score_distribution
 from ..games.yahtzee.scoring import BONUS_THRESHOLD, scoring
@@ -43,6 +42,7 @@ from ..games.yahtzee.solver import ValueTable, solve_values
 from ..games.yahtzee.table_file import describe, load_table
 from ..renderers.report import Report
 from ..renderers.yahtzee_figures import box_values_figure, score_distribution_figure
+from ..tables import Table
 
 __all__ = [
     "MEASURED",

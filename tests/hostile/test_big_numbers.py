@@ -18,7 +18,8 @@ from cli_run import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamegraph._tables import (
+from gamegraph.games.supersix.analysis import SuperSixSolve
+from gamegraph.tables import (
     SHOWN_DIGITS,
     Table,
     exact_digits,
@@ -26,7 +27,6 @@ from gamegraph._tables import (
     json_number,
     shown_integer,
 )
-from gamegraph.games.supersix.analysis import SuperSixSolve
 
 BIG = 7**11_834 + 12_345  # 10,001 digits
 HUGE_FRACTION = Fraction(BIG, 3**21_000)  # 10,001 / 10,020 digits, in lowest terms

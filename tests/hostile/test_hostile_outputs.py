@@ -25,7 +25,6 @@ pytest.importorskip("graphviz")
 pytest.importorskip("pygraphviz")
 
 from gamegraph import Policy, build, solve  # noqa: E402
-from gamegraph._tables import Table  # noqa: E402
 from gamegraph.analysis import compare, compare_policies, decision_costs  # noqa: E402
 from gamegraph.errors import RenderError  # noqa: E402
 from gamegraph.propagate import propagate  # noqa: E402
@@ -33,6 +32,7 @@ from gamegraph.renderers import dot  # noqa: E402
 from gamegraph.renderers.diagram import Diagram  # noqa: E402
 from gamegraph.renderers.report import Report  # noqa: E402
 from gamegraph.rules import Option, Outcome, Rules  # noqa: E402
+from gamegraph.tables import Table  # noqa: E402
 
 PAYLOADS = (
     "<script>alert(1)</script>",

@@ -13,7 +13,6 @@ import pytest
 from pages import EXTERNAL, PNG
 
 from gamegraph import build, solve
-from gamegraph._tables import Table
 from gamegraph.analysis import policy_view
 from gamegraph.errors import InvalidArgumentError, OutputError, UnknownNameError
 from gamegraph.renderers import report as report_module
@@ -21,6 +20,7 @@ from gamegraph.renderers.diagram import Diagram
 from gamegraph.renderers.dot import policy_dot
 from gamegraph.renderers.figures import new_figure
 from gamegraph.renderers.report import Report, check_report_output
+from gamegraph.tables import Table
 
 DATA_URI = re.compile(r'<img src="data:(image/[a-z+]+);base64,([A-Za-z0-9+/=]+)"')
 MD_IMAGE = re.compile(r"!\[[^\]]*\]\(([^)]+)\)")

@@ -31,7 +31,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..._tables import format_value, fraction_text
 from ...analysis import (
     LayerSummary,
     PolicyDiff,
@@ -52,6 +51,7 @@ from ...graph import StateGraph
 from ...policy import Policy
 from ...simulate import SimulationResult, simulate
 from ...solve import Solution, evaluate, solve
+from ...tables import format_value, fraction_text
 from .agents import AGENTS
 from .rules import Jackpot, parse_position
 

@@ -45,11 +45,11 @@ from functools import partial
 import numpy as np
 
 from ..._extras import require
-from ..._tables import Table, format_value, json_number
 from ...build import build
 from ...errors import InvalidArgumentError, UnknownNameError
 from ...policy import Policy
 from ...solve import Solution, solve
+from ...tables import Table, format_value, json_number
 from . import (
     CONTINUE,
     RULESETS,
@@ -316,7 +316,7 @@ class SuperSixSolve:
 
     def decisions(self) -> Table:
         """The whole decision table (every position: b, c, o, roll, p_roll, p_end, margin,
-        p_choice) as a :class:`~gamegraph._tables.Table`.
+        p_choice) as a :class:`~gamegraph.tables.Table`.
         """
         return Table(COLUMNS, [self._row(i) for i in range(len(self.table))], title=self._title())
 

@@ -66,8 +66,8 @@ import numpy as np
 
 from ..._files import write_atomic
 from ..._npy_header import strict_json, too_deep
-from ..._tables import Table
 from ...errors import InvalidArgumentError, OutputError
+from ...tables import Table
 from ...values import passing_value
 from .board import GEOMETRY
 from .counting import count_nonterminal

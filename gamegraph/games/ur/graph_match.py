@@ -50,9 +50,9 @@ import numpy as np
 from ..._checks import MAX_GAMES, check_choice, check_games, check_int
 from ..._progress import progress_bar, reporter
 from ..._stats import wilson_interval
-from ..._tables import Table
 from ...errors import InvalidArgumentError
 from ...graph import StateGraph
+from ...tables import Table
 from ...values import option_values
 from .agents import Agent, as_agent, outcome_throws, table_values
 from .positions import Positions

@@ -36,10 +36,10 @@ from fractions import Fraction
 
 from ..._files import check_output, check_partial_name
 from ..._memory import check_memory
-from ..._tables import format_value, json_number
 from ...build import build
 from ...errors import InvalidArgumentError, UnknownNameError
 from ...solve import solve
+from ...tables import format_value, json_number
 from .block_solver import peak_bytes, solve_blocks, solve_file
 from .board import GEOMETRY
 from .code_table import SolvedTable, table_from_solution

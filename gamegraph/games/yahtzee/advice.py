@@ -50,8 +50,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._tables import Table
 from ...errors import InvalidArgumentError, UnknownNameError
+from ...tables import Table
 from .dice import FACES, multisets, sub_keeps
 from .scoring import BONUS_THRESHOLD, Scoring
 from .solver import ValueTable
@@ -376,7 +376,7 @@ def _keep_text(faces: tuple, dice: int) -> str:
 def advice_table(
     table: ValueTable, position: Position, dice, throws_left: int, *, filled: int | None = None
 ) -> Table:
-    """The alternatives of :func:`alternatives` as a :class:`~gamegraph._tables.Table`:
+    """The alternatives of :func:`alternatives` as a :class:`~gamegraph.tables.Table`:
     every choice, its expected final score and how far it is behind the best.
     """
     rules = table.scoring
