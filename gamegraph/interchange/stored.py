@@ -10,11 +10,11 @@ from math import lcm
 import networkx as nx
 import numpy as np
 
-from ..tables import shown_integer
 from ..csr import pointers
 from ..errors import InvalidArgumentError
 from ..graph import StateGraph, layer_problem, terminal_arrays
 from ..rules import Option, Outcome, Rules
+from ..tables import shown_integer
 from .attributes import _in_32_bits, _label, _probability, _reward, _unread, _value
 
 #: The edge attributes of a StateGraph export (:func:`to_networkx`): a summary, not read.
@@ -179,12 +179,14 @@ class _Nodes:
 
 def _weights(probabilities: list) -> tuple[int, np.ndarray]:
     """The probabilities' common denominator, and each probability as a weight over it."""
-    denominator = lcm(*{p.denominator for p in probabilities}) if probabilities else 1
-    if denominator >= 2**62:
-        raise InvalidArgumentError(
-            f"the probabilities' common denominator {shown_integer(denominator)} does not fit "
-            "in 62 bits"
-        )
+    denominator = 1
+    for d in {p.denominator for p in probabilities}:
+        denominator = lcm(denominator, d)
+        if denominator >= 2**62:  # stop here: the whole lcm could take minutes to compute
+            raise InvalidArgumentError(
+                "the probabilities' common denominator (a multiple of "
+                f"{shown_integer(denominator)}) does not fit in 62 bits"
+            )
     weights = np.array(
         [p.numerator * (denominator // p.denominator) for p in probabilities], dtype=np.int64
     )

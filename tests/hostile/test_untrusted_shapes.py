@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+import time
 
 import networkx as nx
 import pytest
@@ -190,9 +191,30 @@ def test_a_common_denominator_too_long_to_print_is_shown_short(tmp_path):
     ic.write_json(g, path)
     with pytest.raises(
         InvalidArgumentError,
-        match=r"common denominator 1000\d+\.\.\.\d+ \(8,001 digits\) does not fit",
+        match=r"common denominator \(a multiple of 1000\d+\.\.\.\d+ \(4,001 digits\)\) does "
+        "not fit in 62 bits",
     ):
         ic.from_networkx(ic.read_json(path))
+
+
+def test_many_long_denominators_are_refused_at_once(tmp_path):
+    # 300 probabilities of 3,900 digits (a 1 MB file): their whole lcm took half a minute,
+    # and writing its million digits as many seconds again
+    outcomes = [[f"1/{10**3900 + 2 * k + 1}", [[1, 0, False]]] for k in range(300)]
+    encoding = json.dumps({"graph": {}, "node": {"state": "python"}, "edge": {}})
+    data = {
+        "graph": {"gamegraph_encoding": encoding, "gamegraph": 1, "start": 0},
+        "nodes": [
+            {"id": "0", "state": "0", "outcomes": outcomes},
+            {"id": "1", "state": "1", "terminal": True, "value": 1},
+        ],
+        "edges": [],
+    }
+    g = ic.read_json(written(tmp_path, data))
+    started = time.perf_counter()
+    with pytest.raises(InvalidArgumentError, match=r"\(3,901 digits\)\) does not fit in 62 bits"):
+        ic.from_networkx(g)
+    assert time.perf_counter() - started < 2
 
 
 UR_TYPES = json.dumps({"UrState": "gamegraph.games.ur.rules.UrState"})
