@@ -199,3 +199,62 @@ def test_every_exception_is_exported_from_the_package():
         if inspect.isclass(value) and issubclass(value, errors.GameGraphError)
     }
     assert raised <= set(gamegraph.__all__), sorted(raised - set(gamegraph.__all__))
+
+
+# ---------------------------------------------------------------------------
+# Houses a reader can live in (issue: every game in its own house)
+# ---------------------------------------------------------------------------
+#: The longest function a reader should have to hold in their head.
+MAX_FUNCTION_LINES = 120
+#: The longest command-line module: the command line parses and prints, nothing more.
+MAX_CLI_LINES = 300
+
+
+def _functions():
+    import ast
+
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield path, node
+
+
+def test_no_function_is_longer_than_a_reader_can_hold():
+    long = [
+        f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({lines} lines)"
+        for path, node in _functions()
+        if (lines := node.end_lineno - node.lineno + 1) > MAX_FUNCTION_LINES
+    ]
+    assert long == []
+
+
+def test_the_command_line_parses_and_prints_only():
+    """Each cli module is short and imports no numpy: the work is in library calls."""
+    import ast
+
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) < MAX_CLI_LINES, path.name
+        imported = {
+            alias.name.split(".")[0]
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        } | {
+            (node.module or "").split(".")[0]
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.ImportFrom) and not node.level
+        }
+        assert "numpy" not in imported, path.name
+
+
+def test_the_generic_analysis_holds_no_game():
+    """A game's own solvers and analysis live in its package under games/."""
+    games = {p.stem for p in (PACKAGE / "games").iterdir() if not p.name.startswith("_")}
+    named = {
+        p.stem
+        for p in (PACKAGE / "analysis").glob("*.py")
+        if set(p.stem.split("_")) & (games | {"ur", "jackpot", "supersix", "yahtzee", "pig"})
+    }
+    assert named == set()
