@@ -765,19 +765,22 @@ def _weights(distinct, first, inverse, outcome_ptr, where):
     """
     exact, (numerators, denominators) = _distinct_fractions(distinct, first, where)
     if numerators is None:  # some part passes int64: so does the common denominator
-        denominator = lcm(*{p.denominator for p in exact})
+        denominator = _bounded_lcm({p.denominator for p in exact})
     else:
         denominator = lcm(*np.unique(denominators).tolist()) if len(exact) else 1
     counts = np.diff(outcome_ptr)
     live = np.flatnonzero(counts > 0)
     if denominator >= 2**62:
-        fractions = [exact[c] for c in inverse.tolist()]
-        for i in live.tolist():  # a state whose sum is wrong is the better message
-            _check_sum(fractions, outcome_ptr, i, where)
+        shown = shown_integer(denominator)
+        if numerators is None:  # long fractions: their sums would be slow to check
+            shown = f"(a multiple of {shown})"
+        else:
+            fractions = [exact[c] for c in inverse.tolist()]
+            for i in live.tolist():  # a state whose sum is wrong is the better message
+                _check_sum(fractions, outcome_ptr, i, where)
         raise InvalidRulesError(
-            f"{where.rules.name}: the probabilities' common denominator "
-            f"{shown_integer(denominator)} does "
-            "not fit in 62 bits; use probabilities with smaller denominators"
+            f"{where.rules.name}: the probabilities' common denominator {shown} does not "
+            "fit in 62 bits; use probabilities with smaller denominators"
         )
     weights = (numerators * (denominator // denominators)).take(inverse)
     if len(live):
@@ -791,6 +794,18 @@ def _weights(distinct, first, inverse, outcome_ptr, where):
             fractions = [exact[c] for c in inverse.tolist()]
             _check_sum(fractions, outcome_ptr, int(live[np.argmax(bad)]), where)
     return weights, denominator
+
+
+def _bounded_lcm(denominators) -> int:
+    """The least common multiple of ``denominators``, or the first partial one past 62
+    bits: a hostile file's hundreds of long denominators would otherwise take minutes.
+    """
+    denominator = 1
+    for d in denominators:
+        denominator = lcm(denominator, d)
+        if denominator >= 2**62:
+            break
+    return denominator
 
 
 def _distinct_fractions(probabilities, first, where):
