@@ -28,8 +28,8 @@ test: $(STAMP)
 
 # The quick loop: what `make test` runs less the tests marked browser, notebook or
 # subprocess (tests/conftest.py marks each test by what its code reaches), and without
-# installing Chromium. For now about three quarters of make test's time: the rest is
-# computation in the test process (docs/contributing.md says where).
+# installing Chromium. For now it takes most of make test's time: the rest is computation
+# in the test process (docs/contributing.md says where).
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile \
 		-m 'not slow and not browser and not notebook and not subprocess'
