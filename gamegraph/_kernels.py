@@ -86,6 +86,7 @@ import numpy as np
 from ._extras import require
 from ._numba_cache import compile_kernels
 from ._stopping import near_fixed_point
+from .errors import UnknownNameError
 
 _compiled = False
 _BAND = 16  # cyclic components numbered within this band are solved by policy iteration
@@ -97,6 +98,34 @@ _SWEEP_ORDER_MIN = 16384  # components this large are gathered again in sweep or
 def available() -> bool:
     """Whether numba is installed, so that the compiled kernels can run."""
     return importlib.util.find_spec("numba") is not None
+
+
+#: The engines every compiled solver offers: numba when installed (``auto``), or insisted
+#: on, or numpy.
+ENGINES = ("auto", "numba", "numpy")
+
+
+def resolve_engine(engine, purpose: str) -> str:
+    """``"numba"`` or ``"numpy"``: the engine ``engine`` names, ``auto`` resolved, for every
+    solver with compiled kernels (the graph solver, Ur's blocks and duel).
+
+    Raises UnknownNameError for a name not in :data:`ENGINES`, and MissingExtraError
+    naming the ``fast`` extra (and ``purpose``) when ``numba`` is asked for and missing.
+
+    >>> resolve_engine("numpy", "a demo")
+    'numpy'
+    >>> resolve_engine("gpu", "a demo")
+    Traceback (most recent call last):
+    ...
+    gamegraph.errors.UnknownNameError: unknown engine 'gpu'; accepted: auto, numba, numpy
+    """
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise UnknownNameError("engine", engine, ENGINES)
+    if engine == "numba":
+        require("numba", purpose, "fast")
+    if engine == "auto":
+        return "numba" if available() else "numpy"
+    return engine
 
 
 def _compile() -> None:

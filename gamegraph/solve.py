@@ -46,7 +46,6 @@ import numpy as np
 
 from . import _kernels
 from ._checks import check_int, check_positive
-from ._extras import require
 from ._progress import progress_bar
 from ._threads import limit_blas
 from .errors import ConvergenceError, NonTerminatingGameError, UnknownNameError
@@ -59,7 +58,7 @@ from .termination import can_end, ending_choice, name_states, sure_to_end
 from .values import first_best, option_worths, passing_value, value_name
 
 METHODS = ("policy", "value")
-ENGINES = ("auto", "numba", "numpy")
+ENGINES = _kernels.ENGINES
 _EVALUATE_SWEEPS = 1000  # Gauss-Seidel sweeps per component before a direct solve
 _CHUNK = 1 << 18  # states per block in the final pass
 
@@ -698,13 +697,10 @@ def _check_policy_ends(graph, policy, kernel=False):
 
 def _use_kernel(engine, exact, method="policy"):
     """Whether to solve in the compiled kernels; checks ``engine``."""
-    if not isinstance(engine, str) or engine not in ENGINES:
-        raise UnknownNameError("engine", engine, ENGINES)
-    if engine == "numba":
-        require("numba", "the numba solver engine", "fast")
-    if exact or engine == "numpy":
+    resolved = _kernels.resolve_engine(engine, "the numba solver engine")
+    if exact or resolved == "numpy":
         return False
-    return engine == "numba" or (method == "policy" and _kernels.available())
+    return engine == "numba" or method == "policy"
 
 
 def _limit(exact_limit):

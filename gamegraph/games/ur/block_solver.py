@@ -54,12 +54,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ... import _kernels
 from ..._checks import check_int
 from ..._memory import physical_memory
 from ..._progress import progress_bar
 from ..._stopping import near_fixed_point
 from ..._threads import limit_blas
-from ...errors import ConvergenceError, InvalidArgumentError, UnknownNameError
+from ...errors import ConvergenceError, InvalidArgumentError
 from . import sweeps as compiled
 from .rank import Block, Numbering, move, progress, rank, unrank
 from .rules import rule_set
@@ -75,7 +76,7 @@ BATCH = 200_000
 #: work per item: it shares levels of more than SHARED_FULL items.
 SHARED_LEVEL = 4096
 SHARED_FULL = 1024
-ENGINES = ("auto", "numba", "numpy")
+ENGINES = _kernels.ENGINES
 #: Bytes per position of a block's working arrays (:class:`.sweeps.BlockArrays` and
 #: the move counts), and room kept for the interpreter and the compiled code.
 WORKING_BYTES = 48
@@ -451,12 +452,10 @@ def _numpy_block(numbering, plan, values, tol, max_sweeps):
 # The solve
 # ---------------------------------------------------------------------------
 def resolve_engine(engine: str) -> str:
-    """The engine ``engine`` names (one of :data:`ENGINES`), ``auto`` resolved."""
-    if engine not in ENGINES:
-        raise UnknownNameError("engine", engine, ENGINES)
-    if engine == "auto":
-        return "numba" if compiled.available() else "numpy"
-    return engine
+    """The engine ``engine`` names (one of :data:`ENGINES`), ``auto`` resolved
+    (:func:`gamegraph._kernels.resolve_engine`).
+    """
+    return _kernels.resolve_engine(engine, "the compiled Ur block solver")
 
 
 def solve_blocks(

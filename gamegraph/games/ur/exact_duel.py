@@ -76,6 +76,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ... import _kernels
 from ..._checks import check_int
 from ..._extras import require
 from ..._numba_cache import compile_kernels
@@ -83,7 +84,7 @@ from ..._progress import progress_bar
 from ..._threads import limit_blas
 from ...errors import ConvergenceError, InvalidArgumentError
 from .agents import Agent, as_agent
-from .block_solver import BATCH, Rate, resolve_engine, settled, sweep_plan
+from .block_solver import BATCH, Rate, settled, sweep_plan
 from .moves import moves_after
 from .rank import Numbering, rank, unrank
 
@@ -409,7 +410,7 @@ def ur_duel(
             "first, last, greedy, expectimax-D, optimal"
         )
     check_int(max_sweeps, "max_sweeps", low=1)
-    engine = resolve_engine(engine)
+    engine = _kernels.resolve_engine(engine, "the compiled Ur duel")
     threads = usable_cores(threads)
     if engine == "numba":
         sweep = _numba_sweep()

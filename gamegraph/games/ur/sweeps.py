@@ -121,13 +121,6 @@ class BlockArrays(NamedTuple):
     grades: np.ndarray
 
 
-def available() -> bool:
-    """Whether the compiled sweeps can run (numba is installed)."""
-    import importlib.util
-
-    return importlib.util.find_spec("numba") is not None
-
-
 def compile_kernels() -> None:
     """Swap the sweeps below for their numba versions (compiled once, then cached on disk),
     on numba's ``workqueue`` threading layer unless ``NUMBA_THREADING_LAYER`` says
