@@ -249,7 +249,9 @@ class Tiny(Rules):
 
 
 def test_a_probability_of_5000_digits_in_rules_gives_one_line():
-    with pytest.raises(InvalidRulesError, match=r"denominator 1000\d+\.\.\.0+ \(5,001 digits\)"):
+    with pytest.raises(
+        InvalidRulesError, match=r"denominator \(a multiple of 1000\d+\.\.\.0+ \(5,001 digits\)\)"
+    ):
         build(Tiny(Fraction(1, 10**5000)))
 
 
