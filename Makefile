@@ -26,13 +26,13 @@ test: $(STAMP)
 	@./scripts/ensure-browser
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
-# The quick loop: what `make test` runs less the tests marked browser, notebook or
-# subprocess (tests/conftest.py marks each test by what its code reaches), and without
-# installing Chromium. For now it takes most of make test's time: the rest is computation
-# in the test process (docs/contributing.md says where).
+# The quick loop, under a minute: what `make test` runs less the tests marked browser,
+# notebook or subprocess (tests/conftest.py marks each test by what its code reaches) and
+# those marked heavy by hand (seconds of computation each), without installing Chromium
+# (docs/contributing.md).
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile \
-		-m 'not slow and not browser and not notebook and not subprocess'
+		-m 'not slow and not browser and not notebook and not subprocess and not heavy'
 
 # Only the tests marked slow, which `make test` leaves out (pyproject.toml's addopts): the
 # Ur block solver against the explicit graph at 4 pieces, one test per rule set, two at

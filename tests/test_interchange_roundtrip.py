@@ -41,6 +41,9 @@ from gamegraph.interchange import (
 )
 from gamegraph.interchange.node_link import _node_link_keyword  # networkx 3.4 renamed it
 
+#: `make test-fast` leaves these out: every game written and read back in both formats.
+pytestmark = pytest.mark.heavy
+
 JACKPOT_OPTIMUM = Fraction(14103327415, 176319369216)  # tests/test_solve.py
 HILO_WIN = Fraction(660001525, 8264970432)  # tests/test_interchange.py
 PIG_10 = Fraction(7776, 10961)  # gamegraph/games/pig.py

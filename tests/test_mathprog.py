@@ -27,6 +27,9 @@ from gamegraph.games.jackpot import Jackpot
 from gamegraph.games.supersix import SixState, SuperSix
 from gamegraph.mathprog import LPRelaxation, MilpResult, lp_relaxation, milp, option_values
 
+#: `make test-fast` leaves these out: MILP and LP cross-checks through HiGHS.
+pytestmark = pytest.mark.heavy
+
 TOL = 1e-6  # HiGHS solves to its tolerances, about 1e-7 to 1e-6 (gamegraph.mathprog)
 
 

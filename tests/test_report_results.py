@@ -15,6 +15,9 @@ pytest.importorskip("graphviz")
 import gamegraph.reports.jackpot as jackpot  # noqa: E402
 from gamegraph import gallery  # noqa: E402
 
+#: `make test-fast` leaves these out: whole Jackpot reports and galleries.
+pytestmark = pytest.mark.heavy
+
 
 def _timeless(report) -> str:
     return re.sub(r"in [0-9.]+ s", "in ... s", report.to_html())

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+#: `make test-fast` leaves these out: every block of the tutorial run as the page shows it.
+pytestmark = pytest.mark.heavy
+
 pytest.importorskip("pygraphviz")
 pytest.importorskip("matplotlib")
 pytest.importorskip("networkx")

@@ -70,6 +70,7 @@ def test_the_compiled_walk_is_built_where_a_compiler_is():
     ],
     ids=["pig 20", "shut the box 9", "home run", "jackpot", "ur finkel 2", "super six 12"],
 )
+@pytest.mark.heavy  # seconds: `make test-fast` leaves it out
 def test_both_walks_build_the_same_graph(make):
     assert_same_graph(build_with(make(), "compiled"), build_with(make(), "python"))
 

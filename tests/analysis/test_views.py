@@ -187,6 +187,7 @@ def test_a_hairball_is_refused_by_its_moves_per_state():
     assert caught.value.moves == 2754 and "2,700 moves" in str(caught.value)
 
 
+@pytest.mark.heavy  # seconds: `make test-fast` leaves it out
 def test_pig_to_100_is_refused_in_well_under_a_second_once_solved():
     pytest.importorskip("graphviz")
     from gamegraph.games.pig import PigBatch

@@ -11,6 +11,9 @@ from pdf_text import page_width, text_sizes
 
 from gamegraph.cli._common import width
 
+#: `make test-fast` leaves these out: Jackpot diagrams rendered at document widths.
+pytestmark = pytest.mark.heavy
+
 
 def needs_renderer():
     pytest.importorskip("graphviz")

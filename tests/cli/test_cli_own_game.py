@@ -152,6 +152,7 @@ def test_too_large_a_diagram_is_refused_before_the_layout_naming_the_views(tmp_p
     assert not out.exists()
 
 
+@pytest.mark.heavy  # seconds: `make test-fast` leaves it out
 def test_pig_to_100_is_refused_quickly(tmp_path, capsys):
     out = tmp_path / "pig.png"
     started = time.perf_counter()

@@ -26,6 +26,9 @@ from gamegraph.cli import main
 from gamegraph.games.supersix import PUBLISHED_STRATEGIES
 from gamegraph.games.ur import Ur
 
+#: `make test-fast` leaves these out: every game's report written as HTML and Markdown.
+pytestmark = pytest.mark.heavy
+
 DATA_URI = re.compile(r'src="data:(image/[a-z+]+);base64,([A-Za-z0-9+/=]+)"')
 MD_REFERENCE = re.compile(r"\]\(([^)#]+)\)")
 

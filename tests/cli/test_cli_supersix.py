@@ -321,6 +321,7 @@ def test_solve_accepts_every_total_the_page_offers(tmp_path, capsys):
             assert solved["start"] == pytest.approx(data["start"][rules][str(total)], abs=1e-12)
 
 
+@pytest.mark.heavy  # seconds: `make test-fast` leaves it out
 def test_heatmap_default_range_runs_to_130(tmp_path, capsys):
     pytest.importorskip("plotly")
     target = tmp_path / "map.html"

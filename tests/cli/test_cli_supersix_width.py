@@ -6,6 +6,9 @@ import pytest
 from cli_run import run
 from pdf_text import page_width, text_sizes
 
+#: `make test-fast` leaves these out: Super Six maps rendered at document widths.
+pytestmark = pytest.mark.heavy
+
 pytest.importorskip("matplotlib")
 
 

@@ -19,6 +19,9 @@ from gamegraph.games.yahtzee.solver import solve_values  # noqa: E402
 from gamegraph.games.yahtzee.table_file import save_table  # noqa: E402
 from gamegraph.reports.yahtzee import box_worth, optimal_game, yahtzee_report  # noqa: E402
 
+#: `make test-fast` leaves these out: Yahtzee reports written.
+pytestmark = pytest.mark.heavy
+
 BOXES = ("threes", "sixes", "full house", "yahtzee", "chance")
 
 

@@ -26,6 +26,9 @@ if dot.graphviz_engine() == "pygraphviz":
 from gamegraph.cli import main  # noqa: E402
 from gamegraph.gallery import MONTE_CARLO_GAMES  # noqa: E402
 
+#: `make test-fast` leaves these out: the whole gallery, built once (about a minute).
+pytestmark = pytest.mark.heavy
+
 DIAGRAMS = [
     "jackpot-hilo-layers.png",
     "jackpot-hilo-moves.png",

@@ -27,6 +27,9 @@ import pytest
 from gamegraph.games.ur import block_solver, rule_set
 from gamegraph.games.ur.rank import Numbering
 
+#: `make test-fast` leaves these out: Ur solved twice, one thread and two.
+pytestmark = pytest.mark.heavy
+
 numba = pytest.importorskip("numba")
 
 #: Levels of more items than this are shared by the cores in these tests.

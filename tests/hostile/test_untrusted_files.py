@@ -299,6 +299,7 @@ def state_texts(draw, depth=0):
     | st.text(max_size=8),
     fmt=st.sampled_from(["json", "graphml"]),
 )
+@pytest.mark.heavy  # seconds: `make test-fast` leaves it out
 def test_fuzzed_files_construct_nothing_beyond_the_allow_list(
     tmp_path_factory, imports, types, states, probability, fmt
 ):

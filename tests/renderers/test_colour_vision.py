@@ -15,6 +15,9 @@ from colour_vision import VISIONS, delta_e, delta_es, lab, rgb, simulate, simula
 
 from gamegraph.renderers import _colours
 
+#: `make test-fast` leaves these out: rendered diagrams under four kinds of colour vision.
+pytestmark = pytest.mark.heavy
+
 MIN_DELTA_E = 20
 
 PAIRS = {

@@ -24,6 +24,9 @@ from gamegraph.games.jackpot import AGENTS, PUBLISHED_PERCENT  # noqa: E402
 from gamegraph.renderers import figures  # noqa: E402
 from gamegraph.renderers.figures import StaticFigure  # noqa: E402
 
+#: `make test-fast` leaves these out: matplotlib figures rendered and saved.
+pytestmark = pytest.mark.heavy
+
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}
 NAMES = ("min", "last", "hilo", "optimal")
 

@@ -26,6 +26,9 @@ from gamegraph.propagate import propagate  # noqa: E402
 from gamegraph.renderers import dot  # noqa: E402
 from gamegraph.renderers.diagram import Diagram  # noqa: E402
 
+#: `make test-fast` leaves these out: every Jackpot view rendered to PNG and PDF.
+pytestmark = pytest.mark.heavy
+
 A3_POINTS = (297 / 25.4 * 72, 420 / 25.4 * 72)  # 841.9 x 1190.6
 MIN_FONT_PT = 6.5
 VIEWS = ("full", "moves", "likely", "threshold", "frequent", "around", "diff")

@@ -25,6 +25,9 @@ from gamegraph.renderers import static  # noqa: E402
 from gamegraph.renderers.explorer import explore_figure  # noqa: E402
 from gamegraph.renderers.interactive import InteractiveFigure  # noqa: E402
 
+#: `make test-fast` leaves these out: static pictures of every interactive output.
+pytestmark = pytest.mark.heavy
+
 PNG = b"\x89PNG\r\n\x1a\n"
 #: A script fetched from the network (plotly.js from its CDN, require.js, ...).
 REMOTE_SCRIPT = re.compile(r"<script[^>]*\ssrc\s*=\s*[\"']?(https?:)?//", re.IGNORECASE)

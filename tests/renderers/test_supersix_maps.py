@@ -12,6 +12,9 @@ from gamegraph.errors import InvalidArgumentError, UnknownNameError
 from gamegraph.games.supersix import RULESETS, SuperSix, decision_table
 from gamegraph.games.supersix.analysis import start_values, throw_chances, throw_values
 
+#: `make test-fast` leaves these out: Super Six maps rendered and saved.
+pytestmark = pytest.mark.heavy
+
 HIGH = 12
 LOW = 4
 

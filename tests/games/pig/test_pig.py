@@ -70,6 +70,7 @@ def test_both_forms_agree_on_every_turn_start(goal):
             assert natural.value(("roll", mine, theirs, turn)) == pytest.approx(value, abs=1e-12)
 
 
+@pytest.mark.heavy  # seconds: `make test-fast` leaves it out
 def test_pig_to_100_gives_the_published_first_player_value():
     graph = build(PigBatch(100))
     assert graph.n_states == 951_094

@@ -427,6 +427,7 @@ def assert_same_graph(vectorised, explored):
 
 @pytest.mark.parametrize("pieces", [1, 2])
 @pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.heavy  # seconds: `make test-fast` leaves it out
 def test_vectorised_graph_equals_state_by_state_exploration(name, pieces):
     game = Ur(name, pieces)
     vectorised = game.build_graph()

@@ -18,6 +18,9 @@ from gamegraph.games.ur import RULESETS, block_solver, rule_set
 from gamegraph.games.ur.block_solver import BlockSolution, solve_blocks, sweep_plan
 from gamegraph.games.ur.rank import Numbering, progress, unrank
 
+#: `make test-fast` leaves these out: the block solver against the graph, 1 to 3 pieces.
+pytestmark = pytest.mark.heavy
+
 numba = pytest.importorskip("numba")
 
 

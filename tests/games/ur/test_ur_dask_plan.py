@@ -9,6 +9,9 @@ from gamegraph.games.ur.dask_plan import block_dependencies, solve_on_dask, wave
 from gamegraph.games.ur.rank import Numbering
 from gamegraph.games.ur.rank_table import open_values, write_values
 
+#: `make test-fast` leaves these out: Ur's blocks on a local Dask cluster.
+pytestmark = pytest.mark.heavy
+
 distributed = pytest.importorskip(
     "distributed", reason='the Dask tests need the dask extra: pip install "gamegraph[dask]"'
 )

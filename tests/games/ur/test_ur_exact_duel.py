@@ -20,6 +20,9 @@ from gamegraph.games.ur.exact_duel import ur_duel
 from gamegraph.games.ur.position_match import play_positions
 from gamegraph.games.ur.rank_table import open_values
 
+#: `make test-fast` leaves these out: exact duels against the graph's chain, up to 3 pieces.
+pytestmark = pytest.mark.heavy
+
 AGENTS = ("first", "last", "greedy")
 ENGINE = "numba" if __import__("importlib").util.find_spec("numba") else "numpy"
 

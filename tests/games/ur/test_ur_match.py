@@ -26,6 +26,9 @@ from gamegraph.games.ur.position_match import play_positions, round_robin_positi
 from gamegraph.games.ur.rank import Numbering, unrank
 from gamegraph.games.ur.rank_table import open_values
 
+#: `make test-fast` leaves these out: seeded matches on the graph and on positions.
+pytestmark = pytest.mark.heavy
+
 FINKEL7 = "/tmp/x/finkel7.npy"
 AGENTS = ["random", "first", "last", "greedy", "gain", "expectimax-2", "optimal"]
 DETERMINISTIC = ["first", "last", "greedy", "expectimax-1", "optimal"]

@@ -11,6 +11,9 @@ from gamegraph.games.ur.board import GEOMETRY
 from gamegraph.games.ur.counting import count_nonterminal
 from gamegraph.games.ur.rank import Numbering, move, rank, unrank
 
+#: `make test-fast` leaves these out: the numbering checked against the rules, every rule set.
+pytestmark = pytest.mark.heavy
+
 
 @pytest.mark.parametrize("name", RULESETS)
 @pytest.mark.parametrize("pieces", [1, 2, 3])

@@ -40,6 +40,9 @@ from royalur.rules import (  # noqa: E402
     WinGameState,
 )
 
+#: `make test-fast` leaves these out: thousands of playouts against royalur.
+pytestmark = pytest.mark.heavy
+
 LIGHT, DARK = PlayerType.LIGHT, PlayerType.DARK
 
 

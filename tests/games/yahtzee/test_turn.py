@@ -37,6 +37,7 @@ def _positions(table):
                     yield filled, used, upper, flag
 
 
+@pytest.mark.heavy  # seconds: `make test-fast` leaves it out
 def test_solved_turn_equals_the_table_at_every_position(table):
     checked = 0
     for filled, used, upper, flag in _positions(table):
