@@ -454,3 +454,21 @@ def test_damaged_node_link_structure(files, tmp_path, change, message):
     change(data)
     with pytest.raises(InvalidArgumentError, match=message):
         read_json(bad_file(tmp_path, "bad.json", json.dumps(data)))
+
+
+@pytest.mark.parametrize(("written", "read"), [("false", True), ("0", True), ("maybe", False)])
+def test_a_terminal_flag_written_as_text_is_read_or_refused(tmp_path, written, read):
+    """Another tool may write booleans as text: "false" is false (it read as true, and the
+    node was refused as terminal with outcomes); text that is no boolean is refused."""
+    graph = build(Pig(goal=6))
+    write_json(graph, tmp_path / "p.json")
+    data = json.loads((tmp_path / "p.json").read_text())
+    node = next(n for n in data["nodes"] if n.get("terminal") is False)
+    node["terminal"] = written
+    (tmp_path / "q.json").write_text(json.dumps(data))
+    if read:
+        again = from_networkx(read_json(tmp_path / "q.json"))
+        assert solve(again).start_value == pytest.approx(solve(graph).start_value, abs=1e-12)
+    else:
+        with pytest.raises(InvalidArgumentError, match="terminal is 'maybe'; accepted: true"):
+            from_networkx(read_json(tmp_path / "q.json"))

@@ -15,7 +15,15 @@ from ..errors import InvalidArgumentError
 from ..graph import StateGraph, layer_problem, terminal_arrays
 from ..rules import Option, Outcome, Rules
 from ..tables import shown_integer
-from .attributes import _in_32_bits, _label, _probability, _reward, _unread, _value
+from .attributes import (
+    _flag_attribute,
+    _in_32_bits,
+    _label,
+    _probability,
+    _reward,
+    _unread,
+    _value,
+)
 
 #: The edge attributes of a StateGraph export (:func:`to_networkx`): a summary, not read.
 SUMMARY_ATTRIBUTES = ("probability", "moves", "passes")
@@ -114,7 +122,8 @@ class _Nodes:
             if layer is not None and (problem := layer_problem(layer)):
                 raise InvalidArgumentError(f"node {state!r}: {problem}")
             outcomes = data.get("outcomes")
-            if data.get("terminal", outcomes is None):
+            terminal = data.get("terminal", outcomes is None)
+            if _flag_attribute(terminal, f"node {state!r}", "terminal"):
                 if outcomes:
                     raise InvalidArgumentError(f"node {state!r} is terminal but has outcomes")
                 values[state] = _value(data.get("value", 0), state, self.objective)
