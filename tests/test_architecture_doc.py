@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
+import gamegraph
+
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "gamegraph"
+#: The package imported (an installed copy when the sdist's tests run: its source goes).
+PACKAGE = Path(gamegraph.__file__).resolve().parent
 DOC = ROOT / "docs" / "architecture.md"
 
 pytestmark = pytest.mark.skipif(not DOC.exists(), reason="needs the source tree's docs/")
@@ -50,7 +53,7 @@ def documented(text: str | None = None) -> tuple[set[Path], list[str]]:
     found: set[Path] = set()
     stale: list[str] = []
     for heading, rows in _sections(DOC.read_text(encoding="utf-8") if text is None else text):
-        section_dirs = [ROOT / t.rstrip("/") for t in TICKED.findall(heading)]
+        section_dirs = [PACKAGE.parent / t.rstrip("/") for t in TICKED.findall(heading)]
         section_dirs = [d if d.is_dir() else d.parent for d in section_dirs]
         for row in rows:
             bases = [*section_dirs, PACKAGE]
@@ -81,7 +84,7 @@ def modules() -> set[Path]:
 
 def test_every_module_has_a_row():
     found, _ = documented()
-    missing = sorted(str(p.relative_to(ROOT)) for p in modules() - found)
+    missing = sorted(str(p.relative_to(PACKAGE.parent)) for p in modules() - found)
     assert missing == [], f"docs/architecture.md has no row for {missing}"
 
 
