@@ -165,13 +165,8 @@ def _reward(value, where: str, objective: str) -> Fraction:
 
 
 def _exact(p, edge) -> Fraction:
-    try:
-        p = exact_number(p)
-    except ValueError as e:
-        raise InvalidArgumentError(f"edge {edge}: its probability {e}") from None
-    if not 0 < p <= 1:
-        raise InvalidArgumentError(f"edge {edge} has probability {p}, outside (0, 1]")
-    return p
+    """:func:`_probability` of the edge ``edge`` (a pair of nodes)."""
+    return _probability(p, f"edge {edge}")
 
 
 def _probability(p, where) -> Fraction:
