@@ -159,18 +159,29 @@
   // -------------------------------------------------------------------------------------
   // Views: which states to draw
   // -------------------------------------------------------------------------------------
-  // The `limit` states of highest reach: a typed-array sort of the reaches finds the
-  // cut-off (fast, native), and only the states at or above it are sorted by comparison.
+  // The `limit` states of highest reach (ties: the lower index first), best first. One
+  // pass keeps the best so far in a heap whose root is the worst of them, so a state that
+  // does not beat the root costs one comparison. `candidates` null: every state.
   function topByReach(candidates, limit) {
-    var p = state.policy, byReach = function (a, b) { return reach(p, b) - reach(p, a) || a - b; };
-    if (candidates.length > 4 * limit) {
-      var values = new Float32Array(candidates.length);
-      candidates.forEach(function (s, k) { values[k] = reach(p, s); });
-      values.sort();
-      var cut = values[candidates.length - limit];
-      candidates = candidates.filter(function (s) { return reach(p, s) >= cut; });
+    var p = state.policy, R = D.reach.subarray(p * N, (p + 1) * N);
+    var count = candidates ? candidates.length : N;
+    var heap = new Int32Array(Math.min(limit, count)), size = 0, k, s, m;
+    function below(a, b) { return R[a] < R[b] || (R[a] === R[b] && a > b); }
+    for (var c = 0; c < count; c++) {
+      s = candidates ? candidates[c] : c;
+      if (size < heap.length) {
+        for (k = size++; k > 0 && below(s, heap[(k - 1) >> 1]); k = (k - 1) >> 1) { heap[k] = heap[(k - 1) >> 1]; }
+        heap[k] = s;
+      } else if (below(heap[0], s)) {
+        for (k = 0; (m = 2 * k + 1) < size; k = m) {
+          if (m + 1 < size && below(heap[m + 1], heap[m])) { m++; }
+          if (!below(heap[m], s)) { break; }
+          heap[k] = heap[m];
+        }
+        heap[k] = s;
+      }
     }
-    return candidates.sort(byReach).slice(0, limit);
+    return Array.from(heap).sort(function (a, b) { return R[b] - R[a] || a - b; });
   }
   function allStates() { var out = []; for (var i = 0; i < N; i++) { out.push(i); } return out; }
   function chooseStates() {
@@ -178,7 +189,7 @@
     var limit = Math.min(MAX_VIEW, Math.max(1, state.count));
     if (v === 'likely' || v === 'all') {
       if (v === 'all' && N <= MAX_VIEW) { return {states: allStates(), note: ''}; }
-      list = topByReach(allStates(), v === 'all' ? MAX_VIEW : limit);
+      list = topByReach(null, v === 'all' ? MAX_VIEW : limit);
       noteText = v === 'all' ? 'every state is too many to draw: the ' + list.length +
         ' most visited are shown' : '';
     } else if (v === 'group') {
