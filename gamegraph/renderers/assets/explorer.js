@@ -447,6 +447,10 @@
     return shapes;
   }
   var NODE_TRACE = 5;
+  // The WebGL canvas at the screen's own resolution: plotly's default (2) draws four times
+  // the pixels on a 1x screen, and a software renderer (no GPU) spends most of a redraw
+  // there.
+  var GL_RATIO = Math.min(4, Math.max(1, window.devicePixelRatio || 1));
   // What the overview's lower panel shows: the value a policy gives away, by its name.
   var GIVEN = (WINNING ? 'win chance' : VALUE_NAME) + ' given away';
   function drawView() {
@@ -455,14 +459,23 @@
     var layout = {margin: {l: 10, r: 10, t: 10, b: 10}, hovermode: 'closest', dragmode: 'pan',
       plot_bgcolor: 'white', showlegend: false, uirevision: shown.key,
       shapes: highlightShapes(shown), xaxis: {visible: false}, yaxis: {visible: false}};
-    return Plotly.react('gg-plot', traces, layout, {displaylogo: false, responsive: true, scrollZoom: true});
+    return Plotly.react('gg-plot', traces, layout, {displaylogo: false, responsive: true, scrollZoom: true,
+      plotGlPixelRatio: GL_RATIO});
+  }
+  // The overview's hover texts, by policy: made once (toLocaleString is slow, and the
+  // Super Six page has 130 groups).
+  var OVERVIEW_TEXT = [];
+  function overviewText(p) {
+    if (!OVERVIEW_TEXT[p]) {
+      OVERVIEW_TEXT[p] = META.groupStates.map(function (c, g) {
+        return [c.toLocaleString(), val(META.groupValue[g][0]), val(META.groupValue[g][1]),
+          num(META.groupEnds[p][g]), num(META.groupGiven[p][g])];
+      });
+    }
+    return OVERVIEW_TEXT[p];
   }
   function drawOverview() {
-    var p = state.policy, names = META.groupNames.map(esc);
-    var custom = META.groupStates.map(function (c, g) {
-      return [c.toLocaleString(), val(META.groupValue[g][0]), val(META.groupValue[g][1]),
-        num(META.groupEnds[p][g]), num(META.groupGiven[p][g])];
-    });
+    var p = state.policy, names = META.groupNames.map(esc), custom = overviewText(p);
     var line = names.map(function (_, g) { return g === state.group && state.view === 'group' ? 2.5 : 0; });
     var template = '<b>%{x}</b><br>%{customdata[0]} states, values %{customdata[1]} to %{customdata[2]}' +
       '<br>expected visits %{y:.4g}<br>game ends here: %{customdata[3]}<br>' + esc(GIVEN) +
