@@ -645,9 +645,27 @@
     });
     box.appendChild(actions);
     throwsList(box, i);
+    var before = box.childNodes.length;
     pathList(box, i, p);
+    pathPart = {i: i, nodes: Array.prototype.slice.call(box.childNodes, before)};
     predecessorList(box, i);
     body.dataset.detailsThrows = String(OPTR[i + 1] - OPTR[i]);
+  }
+  // A policy switch changes only the path in the details panel: that part is replaced, and
+  // the rest (a drawing, the tables, the links) is neither rebuilt nor restyled.
+  var pathPart = null;
+  function detailsPolicy(i) {
+    var box = $('gg-details'), old = pathPart;
+    if (!old || old.i !== i || !old.nodes.every(function (n) { return n.parentNode === box; })) {
+      details(i);
+      return;
+    }
+    var part = document.createDocumentFragment();
+    pathList(part, i, state.policy);
+    var nodes = Array.prototype.slice.call(part.childNodes);
+    box.insertBefore(part, old.nodes[0]);
+    old.nodes.forEach(function (n) { box.removeChild(n); });
+    pathPart = {i: i, nodes: nodes};
   }
   function throwsList(box, i) {
     var throws = OPTR[i + 1] - OPTR[i];
@@ -839,7 +857,7 @@
     showParams();
     policy.addEventListener('change', function () {
       state.policy = parseInt(policy.value, 10);
-      timed(function () { if (state.sel >= 0) { details(state.sel); } return update(); });
+      timed(function () { if (state.sel >= 0) { detailsPolicy(state.sel); } return update(); });
     });
     $('gg-view').addEventListener('change', function () { setView($('gg-view').value); });
     $('gg-colour').addEventListener('change', function () {
