@@ -50,15 +50,22 @@ PUBLISHED = {
     ("blitz", 5): 0.504052555093,
     ("masters", 7): 0.504809002027,
 }
-#: Targets of issue 13 (seconds, bytes), finkel 7 and masters 7.
-TARGETS = {("finkel", 7): (8 * 60, 4 * GIB), ("masters", 7): (30 * 60, 12 * GIB)}
+#: Targets of issue 30 (wall seconds, core-seconds, bytes), finkel 7 and masters 7.
+TARGETS = {("finkel", 7): (300, 500, 2 * GIB), ("masters", 7): (15 * 60, None, 8 * GIB)}
 
 BLOCKS = """
-import json, resource
+import json, resource, sys
+sys.path.insert(0, {here!r})
 from gamegraph.games.ur.block_solver import solve_blocks
 s = solve_blocks({rules!r}, {pieces}, tol={tol}, progress=None)
-print(json.dumps({{"start": s.start_value, "sweeps": s.sweeps, "positions": len(s.values),
-                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}))
+use = resource.getrusage(resource.RUSAGE_SELF)
+found = {{"start": s.start_value, "sweeps": s.sweeps, "positions": len(s.values),
+         "rss": use.ru_maxrss, "cpu": use.ru_utime + use.ru_stime, "solve": s.seconds,
+         "phases": s.phases()}}
+if {prototype!r}:
+    from _ur_prototype import prototype_ns
+    found["prototype_ns"] = prototype_ns(s.numbering, s.values)
+print(json.dumps(found))
 """
 GRAPH = """
 import json, resource
@@ -92,6 +99,40 @@ def child(code: str) -> tuple[float, int, dict]:
     return seconds, found.get("rss", 0) * 1024, found
 
 
+def blocks_code(rules: str, pieces: int, tol: float, prototype: bool = False) -> str:
+    """The child's code: solve, report, and time the prototype kernel when asked."""
+    return BLOCKS.format(here=HERE, rules=rules, pieces=pieces, tol=tol, prototype=prototype)
+
+
+def print_phases(found: dict) -> None:
+    """Where the time went, phase by phase, in ns per position-update (wall and CPU of
+    both cores), and the whole solve's CPU per update as a multiple of the prototype's."""
+    updates = cpu = 0
+    for row in found["phases"]:
+        updates += row["updates"] if row["phase"] in ("full", "policy", "improve") else 0
+        cpu += row["cpu"]
+        print(f"       {row['phase']:<8} {row['wall']:8.1f} s wall {row['cpu']:8.1f} s CPU "
+              f"{row['updates']:>15,} updates {row['ns_wall']:7.1f} ns wall "
+              f"{row['ns_cpu']:7.1f} ns CPU per update")  # fmt: skip
+    proto = found.get("prototype_ns")
+    whole = 1e9 * cpu / updates if updates else 0.0
+    line = (f"       the solve: {cpu:.1f} core-seconds ({found['cpu']:.1f} with start-up), "
+            f"{whole:.1f} ns CPU per update")  # fmt: skip
+    if proto:
+        line += f"; prototype kernel {proto:.1f} ns per update (one core): {whole / proto:.2f}x"
+    print(line, flush=True)
+
+
+def print_targets(target: tuple, seconds: float, cpu: float, peak: int) -> None:
+    """Each target of issue 30, met or MISSED."""
+    wall, core, memory = target
+    parts = [f"{fmt_time(wall)} wall: {met(seconds < wall)}"]
+    if core is not None:
+        parts.append(f"{core} core-seconds: {met(cpu < core)}")
+    parts.append(f"{fmt_bytes(memory)}: {met(peak < memory)}")
+    print("       target " + "; ".join(parts))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pieces", type=int, nargs="*", default=[4, 5, 6, 7])
@@ -101,13 +142,13 @@ def main(argv=None) -> int:
     parser.add_argument("--published", action="store_true")
     args = parser.parse_args(argv)
     failed = False
-    child(BLOCKS.format(rules="finkel", pieces=1, tol=args.tol))  # compile once, cached
+    child(blocks_code("finkel", 1, args.tol))  # compile once, cached
 
     print("a. finkel, block solver against the explicit graph (child processes)")
     print(f"{'pieces':>6} {'positions':>12} {'time':>9} {'RSS':>9} {'sweeps':>7} "
           f"{'start':>15} {'graph':>9} {'RSS':>9} {'ratio':>6}")  # fmt: skip
     for pieces in args.pieces:
-        seconds, peak, found = child(BLOCKS.format(rules="finkel", pieces=pieces, tol=args.tol))
+        seconds, peak, found = child(blocks_code("finkel", pieces, args.tol, prototype=True))
         row = (f"{pieces:>6} {found['positions']:>12,} {fmt_time(seconds):>9} "
                f"{fmt_bytes(peak):>9} {found['sweeps']:>7.1f} "
                f"{found['start']:>15.12f}")  # fmt: skip
@@ -118,15 +159,14 @@ def main(argv=None) -> int:
                 row += "  START VALUES DIFFER"
                 failed = True
         print(row, flush=True)
+        print_phases(found)
         published = PUBLISHED.get(("finkel", pieces))
         if published is not None:
             ok = abs(found["start"] - published) < 1e-9
             failed |= not ok
             print(f"       published {published:.12f}: {'agrees' if ok else 'DIFFERS'} to 1e-9")
         if ("finkel", pieces) in TARGETS:
-            limit, memory = TARGETS["finkel", pieces]
-            print(f"       target {fmt_time(limit)}: {met(seconds < limit)}; "
-                  f"{fmt_bytes(memory)}: {met(peak < memory)}")  # fmt: skip
+            print_targets(TARGETS["finkel", pieces], seconds, found["cpu"], peak)
 
     if args.agree:
         print("\nb. block solver against the explicit graph, 4 pieces, every position")
@@ -144,13 +184,16 @@ def main(argv=None) -> int:
         for (rules, pieces), published in PUBLISHED.items():
             if rules == "finkel":
                 continue
-            seconds, peak, found = child(BLOCKS.format(rules=rules, pieces=pieces, tol=args.tol))
+            seconds, peak, found = child(blocks_code(rules, pieces, args.tol))
             ok = abs(found["start"] - published) < 1e-9
             failed |= not ok
             print(
                 f"   {rules} {pieces}: {found['start']:.12f} (published {published:.12f}) "
-                f"{'agrees' if ok else 'DIFFERS'}; {fmt_time(seconds)}, {fmt_bytes(peak)}"
+                f"{'agrees' if ok else 'DIFFERS'}; {fmt_time(seconds)}, {fmt_bytes(peak)}, "
+                f"{found['cpu']:.0f} core-seconds"
             )
+            if (rules, pieces) in TARGETS:
+                print_targets(TARGETS[rules, pieces], seconds, found["cpu"], peak)
     return 1 if failed else 0
 
 

@@ -60,7 +60,7 @@ from ..._memory import physical_memory
 from ..._progress import progress_bar
 from ..._stopping import near_fixed_point
 from ..._threads import limit_blas
-from ...errors import ConvergenceError, InvalidArgumentError
+from ...errors import ConvergenceError, InvalidArgumentError, UnknownNameError
 from . import sweeps as compiled
 from .rank import Block, Numbering, move, progress, rank, unrank
 from .rules import rule_set
@@ -77,6 +77,8 @@ BATCH = 200_000
 SHARED_LEVEL = 4096
 SHARED_FULL = 1024
 ENGINES = _kernels.ENGINES
+#: What :func:`solve_blocks` keeps of the values solved: every block, or those still needed.
+KEEP = ("all", "needed")
 #: Bytes per position of a block's working arrays (:class:`.sweeps.BlockArrays` and
 #: the move counts), and room kept for the interpreter and the compiled code.
 WORKING_BYTES = 48
@@ -125,6 +127,13 @@ class BlockStats:
     change : float
         The largest change of a value in the last sweep.
     seconds : float
+    phases : dict
+        Where the time went (numba engine): for each phase (``plan``, ``full`` sweep,
+        ``record`` of the moves, ``policy`` sweeps, ``improve`` passes, ``write`` to the
+        table), ``(wall seconds, CPU seconds of the process)``.
+    looked : int
+        Items whose moves the improvement passes made or read (the rest kept their
+        choices unseen: action elimination).
     """
 
     block: Block
@@ -132,6 +141,22 @@ class BlockStats:
     policy_sweeps: int
     change: float
     seconds: float
+    phases: dict = field(default_factory=dict)
+    looked: int = 0
+
+    def position_updates(self, phase: str) -> int:
+        """Positions updated (or looked at) in ``phase``: a full sweep and every policy
+        sweep update each of the block's positions once, an improvement pass each
+        position of the items it :attr:`looked` at.
+
+        >>> from gamegraph.games.ur.rank import Block
+        >>> stats = BlockStats(Block(0, 1, 1, 0, 10, 10), 3, 20, 0.0, 1.0, looked=4)
+        >>> stats.position_updates("policy"), stats.position_updates("improve")
+        (200, 8)
+        """
+        size = self.block.size
+        counts = {"full": size, "policy": size * self.policy_sweeps, "improve": 2 * self.looked}
+        return counts.get(phase, size)
 
 
 @dataclass
@@ -167,6 +192,28 @@ class BlockSolution:
         """Time spent in the blocks solved."""
         return sum(b.seconds for b in self.blocks)
 
+    def phases(self, blocks=None) -> list[dict]:
+        """Where the time went, by phase, over ``blocks`` (every block solved by default).
+
+        One row per phase (:attr:`BlockStats.phases`): ``wall`` and ``cpu`` seconds,
+        ``updates`` (:meth:`BlockStats.position_updates`) and nanoseconds per update,
+        of wall time (``ns_wall``) and of CPU time (``ns_cpu``, every core's).
+
+        >>> solution = solve_blocks("finkel", pieces=2, progress=False)
+        >>> [row["phase"] for row in solution.phases()]
+        ['plan', 'full', 'record', 'policy', 'improve', 'write']
+        """
+        rows = []
+        blocks = self.blocks if blocks is None else blocks
+        for phase in ("plan", "full", "record", "policy", "improve", "write"):
+            wall = sum(b.phases.get(phase, (0.0, 0.0))[0] for b in blocks)
+            cpu = sum(b.phases.get(phase, (0.0, 0.0))[1] for b in blocks)
+            updates = sum(b.position_updates(phase) for b in blocks if phase in b.phases)
+            per = 1e9 / updates if updates else 0.0
+            rows.append({"phase": phase, "wall": wall, "cpu": cpu, "updates": updates,
+                         "ns_wall": wall * per, "ns_cpu": cpu * per})  # fmt: skip
+        return rows
+
     @property
     def sweeps(self) -> float:
         """Passes and sweeps per position, of every kind, over the blocks solved."""
@@ -189,6 +236,44 @@ def large_array(shape, dtype) -> np.ndarray:
     with contextlib.suppress(AttributeError, OSError):  # no madvise or no huge pages: fine
         memory.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(memory, dtype=dtype).reshape(shape)
+
+
+def release(values: np.ndarray, start: int, stop: int) -> None:
+    """Give the whole pages of ``values[start:stop]`` back to the system, when ``values``
+    is a :func:`large_array` of its own memory (else nothing): they read as zeros after.
+    """
+    memory = values
+    while memory is not None and not isinstance(memory, mmap.mmap):
+        memory = memory.obj if isinstance(memory, memoryview) else getattr(memory, "base", None)
+    if memory is None:
+        return
+    page = mmap.PAGESIZE
+    low, high = -(-8 * start // page) * page, 8 * stop // page * page
+    if high > low:
+        memory.madvise(mmap.MADV_DONTNEED, low, high - low)
+
+
+def last_uses(numbering: Numbering) -> list[int]:
+    """For each block, the last block (by index) whose moves lead into it, or its own index
+    when none do: once that block is solved, its values are needed no more.
+
+    A block's moves lead to itself and to the blocks with one more piece borne off by
+    either side.
+
+    >>> numbering = Numbering(rule_set("finkel", pieces=3))   # 2 borne off: the next wins
+    >>> [(b.low, b.high) for b in numbering.blocks]
+    [(2, 2), (1, 2), (0, 2), (1, 1), (0, 1), (0, 0)]
+    >>> last_uses(numbering)
+    [1, 3, 4, 4, 5, 5]
+    """
+    index = {(b.low, b.high): b.index for b in numbering.blocks}
+    last = [b.index for b in numbering.blocks]
+    for block in numbering.blocks:
+        for low, high in ((block.low + 1, block.high), (block.low, block.high + 1)):
+            target = index.get((min(low, high), max(low, high)))
+            if target is not None:
+                last[target] = max(last[target], block.index)
+    return last
 
 
 def sweep_plan(numbering: Numbering, block: Block, batch: int = BATCH) -> SweepPlan:
@@ -312,8 +397,33 @@ def _block_arrays(numbering, block, plan) -> compiled.BlockArrays:
     )  # fmt: skip
 
 
-def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads, memory):
-    """Modified policy iteration; (improvement passes, policy sweeps, last change).
+class PhaseClock:
+    """Wall and process CPU seconds summed by phase: ``with clock("policy"): ...``.
+
+    >>> clock = PhaseClock()
+    >>> with clock("plan"):
+    ...     pass
+    >>> sorted(clock.seconds), all(t >= 0 for t in clock.seconds["plan"])
+    (['plan'], True)
+    """
+
+    def __init__(self):
+        self.seconds: dict = {}
+
+    @contextlib.contextmanager
+    def __call__(self, phase: str):
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            yield
+        finally:
+            spent = (time.perf_counter() - wall, time.process_time() - cpu)
+            before = self.seconds.get(phase, (0.0, 0.0))
+            self.seconds[phase] = (before[0] + spent[0], before[1] + spent[1])
+
+
+def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock):
+    """Modified policy iteration; (improvement passes, policy sweeps, last change, items
+    looked at by the improvement passes), the time of each phase added to ``clock``.
 
     The block's values are kept in sweep order while it is solved, then written to
     ``values`` by rank. As many groups of items as have room for their moves in
@@ -323,12 +433,13 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     pass makes again the moves whose choice may have changed.
     """
     t = numbering.tables
-    work = _block_arrays(numbering, block, plan)
-    everything = len(plan.order)  # one core sweeps every stage
-    serial = SHARED_FULL if threads > 1 else everything
-    counts = large_array(work.choices.shape, np.uint8)
-    stages = sweep_stages(plan.levels, serial)
-    change = compiled.full_sweep(stages, values, work, t, threads, serial, counts)
+    with clock("full"):
+        work = _block_arrays(numbering, block, plan)
+        everything = len(plan.order)  # one core sweeps every stage
+        serial = SHARED_FULL if threads > 1 else everything
+        counts = large_array(work.choices.shape, np.uint8)
+        stages = sweep_stages(plan.levels, serial)
+        change = compiled.full_sweep(stages, values, work, t, threads, serial, counts)
     serial = SHARED_LEVEL if threads > 1 else everything
     stages = sweep_stages(plan.levels, serial)
     offsets = compiled.group_offsets(counts)
@@ -337,8 +448,9 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     groups = int(np.searchsorted(offsets, max(room, 0), side="right")) - 1
     stored = None
     if groups > 0:
-        moves = large_array(int(offsets[groups]), np.int32)
-        compiled.record(values, work, t, moves, offsets, groups, threads)
+        with clock("record"):
+            moves = large_array(int(offsets[groups]), np.int32)
+            compiled.record(values, work, t, moves, offsets, groups, threads)
         stored = (counts, moves, offsets, groups)
         del moves
         if groups == len(offsets) - 1:  # every move stored: ranks are not looked up again
@@ -347,29 +459,35 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     if inner is None:
         inner = INNER_STORED if 2 * groups >= len(offsets) - 1 else INNER_MADE
     drift = change  # the margins were measured while values moved
-    target, passes, policy = max(tol / 2, inner * change), 1, 0
+    target, passes, policy, looked = max(tol / 2, inner * change), 1, 0, 0
     while True:
         rate = Rate()
-        while True:
-            step = compiled.policy_sweep(stages, values, work, t, threads, serial)
-            policy += 1
-            drift += step
-            rate.add(step)
-            if settled(step, rate, target):
-                break
-            if passes + policy >= max_sweeps:
-                raise ConvergenceError(
-                    f"no fixed point after {max_sweeps} sweeps (change {step:.1e})"
-                )
-        changed, gain, _ = compiled.improve(values, work, t, drift, tol / 10, threads, stored)
+        with clock("policy"):
+            while True:
+                step = compiled.policy_sweep(stages, values, work, t, threads, serial)
+                policy += 1
+                drift += step
+                rate.add(step)
+                if settled(step, rate, target):
+                    break
+                if passes + policy >= max_sweeps:
+                    raise ConvergenceError(
+                        f"no fixed point after {max_sweeps} sweeps (change {step:.1e})"
+                    )
+        with clock("improve"):
+            changed, gain, made = compiled.improve(
+                values, work, t, drift, tol / 10, threads, stored
+            )
         passes += 1
+        looked += made
         drift = 0.0
         if not changed and target <= tol / 2:
-            local = work.local
-            del work, stored  # before the block's part of the table is written
-            values[plan.twin] = local[1::2]
-            values[plan.order] = local[0::2]
-            return passes, policy, step
+            with clock("write"):
+                local = work.local
+                del work, stored  # before the block's part of the table is written
+                values[plan.twin] = local[1::2]
+                values[plan.order] = local[0::2]
+            return passes, policy, step, looked
         target = max(tol / 2, inner * gain) if changed else tol / 2
 
 
@@ -471,6 +589,7 @@ def solve_blocks(
     inner: float | None = None,
     max_sweeps: int = 10_000,
     memory: int | None = None,
+    keep: str = "all",
     progress: bool | None = None,
 ) -> BlockSolution:
     """Solve every position of a rule set, block by block (see the module docstring).
@@ -507,10 +626,17 @@ def solve_blocks(
         whose moves fit in it (:func:`move_room`: 4 bytes per move, about 55 per position)
         lists them once instead of in every improvement pass, which takes about a
         quarter off its time (numba engine).
+    keep : {"all", "needed"}
+        ``needed``: once ``on_block`` has had a block (to write it to a file), the values
+        of every block that no block still to solve leads to (:func:`last_uses`) are
+        given back to the system (:func:`release`; they read as zeros after), and the
+        memory budget counts only those kept. ``all`` keeps every value.
     progress : bool, optional
         Blocks done, positions per second and time left on stderr (see
         :func:`gamegraph._progress.wanted`).
     """
+    if keep not in KEEP:
+        raise UnknownNameError("keep", keep, KEEP)
     ruleset = rule_set(rules, pieces)
     numbering = Numbering(ruleset)
     engine = resolve_engine(engine)
@@ -539,13 +665,19 @@ def solve_blocks(
         ) as bar,
     ):  # fmt: skip
         bar.update(done)
+        held, uses = table_bytes(numbering, keep), last_uses(numbering)
+        if keep == "needed":  # blocks resumed from a file that no block to solve needs
+            _release_done(values, numbering, uses, first_block)
         for block in blocks[first_block:]:
+            room = None if memory is None and keep == "all" else _budget(memory) - held[block.index]
             stats = _solve_one(
-                numbering, block, values, engine, tol, inner, max_sweeps, threads, memory
+                numbering, block, values, engine, tol, inner, max_sweeps, threads, room
             )
             solution.blocks.append(stats)
             if on_block is not None:
                 on_block(stats)
+            if keep == "needed":
+                _release_done(values, numbering, uses, block.index + 1)
             sweeps = f"{stats.passes}+{stats.policy_sweeps} sweeps"
             bar.set_postfix_str(f"block {block.index + 1}/{len(blocks)}, {sweeps}")
             bar.update(block.size)
@@ -557,15 +689,19 @@ def _solve_one(
 ) -> BlockStats:
     """Solve ``block`` in place in ``values`` (the blocks it leads to already solved)."""
     started = time.perf_counter()
-    plan = sweep_plan(numbering, block)
+    clock = PhaseClock()
+    with clock("plan"):
+        plan = sweep_plan(numbering, block)
+    looked = 0
     if engine == "numba":
-        passes, policy, change = _numba_block(
-            numbering, block, plan, values, tol, inner, max_sweeps, threads, memory
+        passes, policy, change, looked = _numba_block(
+            numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock
         )
     else:
         values[block.start : block.stop] = 0.5
         passes, policy, change = _numpy_block(numbering, plan, values, tol, max_sweeps)
-    return BlockStats(block, passes, policy, change, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return BlockStats(block, passes, policy, change, seconds, clock.seconds, looked)
 
 
 def solve_block(
@@ -592,35 +728,74 @@ def solve_block(
         threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
         numba.set_num_threads(check_int(threads, "threads", low=1))
     with limit_blas():
-        return _solve_one(numbering, block, values, engine, tol, inner, max_sweeps, threads, memory)
+        room = None if memory is None else memory - 8 * block.start  # every value held
+        return _solve_one(numbering, block, values, engine, tol, inner, max_sweeps, threads, room)
+
+
+def _budget(memory: int | None) -> int:
+    """The bytes a solve may take: ``memory``, or half the machine's by default."""
+    return physical_memory() // 2 if memory is None else memory
+
+
+def _release_done(values, numbering: Numbering, uses: list, done: int) -> None:
+    """Release the blocks before ``done`` that no block from ``done`` on needs (again for
+    those released before: their pages are gone, which costs nothing).
+    """
+    for block in numbering.blocks[:done]:
+        if uses[block.index] < done:
+            release(values, block.start, block.stop)
+
+
+def table_bytes(numbering: Numbering, keep: str = "all") -> list[int]:
+    """Bytes of values held while each block is solved: of every block before it
+    (``keep="all"``), or of those a block still to solve leads to (``"needed"``).
+
+    >>> finkel7 = Numbering(rule_set("finkel", 7))
+    >>> [round(b / 2**20) for b in table_bytes(finkel7)[-2:]]  # MiB, the last two blocks
+    [683, 909]
+    >>> [round(b / 2**20) for b in table_bytes(finkel7, "needed")[-2:]]
+    [239, 226]
+    """
+    if keep == "all":
+        return [8 * block.start for block in numbering.blocks]
+    uses = last_uses(numbering)
+    return [
+        8 * sum(b.size for b in numbering.blocks[: block.index] if uses[b.index] >= block.index)
+        for block in numbering.blocks
+    ]
 
 
 def move_room(block: Block, memory: int | None) -> int:
-    """Bytes left for a block's stored moves out of ``memory`` (half the machine's by
-    default): less the values of the blocks solved before it (the table's pages touched
-    so far), its working arrays and :data:`RESERVE`.
+    """Bytes left for a block's stored moves out of ``memory`` (what the budget leaves
+    beside the values held, :func:`table_bytes`; when None, half the machine's memory
+    less the values of every block before): less its working arrays and :data:`RESERVE`.
     """
     if memory is None:
-        memory = physical_memory() // 2
-    return memory - 8 * block.start - WORKING_BYTES * block.size - RESERVE
+        memory = physical_memory() // 2 - 8 * block.start
+    return memory - WORKING_BYTES * block.size - RESERVE
 
 
-def peak_bytes(numbering: Numbering, memory: int | None = None) -> int:
-    """Estimated peak memory of :func:`solve_blocks`: for each block, the values solved
-    before it, its working arrays (:data:`WORKING_BYTES` per position) and as many of
-    its moves as fit (:func:`move_room`; counted at :data:`MOVES_BOUND` per position);
-    at the end, the whole table; :data:`RESERVE` besides.
+def peak_bytes(numbering: Numbering, memory: int | None = None, keep: str = "all") -> int:
+    """Estimated peak memory of :func:`solve_blocks`: for each block, the values held
+    (:func:`table_bytes`), its working arrays (:data:`WORKING_BYTES` per position) and
+    as many of its moves as fit (:func:`move_room`; counted at :data:`MOVES_BOUND` per
+    position); at the end, the whole table unless ``keep="needed"`` (it is in a file);
+    :data:`RESERVE` besides.
 
     >>> finkel7 = Numbering(rule_set("finkel", 7))
     >>> round(peak_bytes(finkel7, memory=12 * 2**30) / 2**30, 2)  # measured: 3.69
     4.0
+    >>> round(peak_bytes(finkel7, memory=12 * 2**30, keep="needed") / 2**30, 2)
+    3.57
     >>> round(peak_bytes(finkel7, memory=0) / 2**30, 2)  # every block makes its moves again
     2.24
     """
-    peak = 8 * numbering.n_positions
+    held = table_bytes(numbering, keep)
+    peak = 8 * numbering.n_positions if keep == "all" else 0
     for block in numbering.blocks:
-        moves = min(4 * MOVES_BOUND * block.size, max(move_room(block, memory), 0))
-        peak = max(peak, 8 * block.start + WORKING_BYTES * block.size + moves)
+        room = max(move_room(block, _budget(memory) - held[block.index]), 0)
+        moves = min(4 * MOVES_BOUND * block.size, room)
+        peak = max(peak, held[block.index] + WORKING_BYTES * block.size + moves)
     return peak + RESERVE
 
 
@@ -631,6 +806,10 @@ def solve_file(path, rules="finkel", pieces: int | None = None, **options) -> Bl
     call with the same rules resumes from; when the last block is done the file gets
     its digest and is renamed to ``path``. ``options`` go to :func:`solve_blocks`.
 
+    Only the blocks still needed stay in memory (``keep="needed"``): each block, once
+    written, is given back to the system when no later block needs it. The solution's
+    ``values`` map the finished file.
+
     >>> import os, tempfile
     >>> from gamegraph.games.ur.rank_table import open_values
     >>> path = os.path.join(tempfile.mkdtemp(), "finkel-2.npy")
@@ -640,7 +819,7 @@ def solve_file(path, rules="finkel", pieces: int | None = None, **options) -> Bl
     (0.518573, False)
     """
     from ..._files import check_output
-    from .rank_table import start_partial
+    from .rank_table import HEADER_BYTES, start_partial
 
     check_output(path, (".npy",))
     numbering = Numbering(rule_set(rules, pieces))
@@ -653,10 +832,16 @@ def solve_file(path, rules="finkel", pieces: int | None = None, **options) -> Bl
             values=values,
             first_block=partial.blocks_done,
             on_block=lambda stats: partial.write_block(stats.block.index, values),
+            keep="needed",
             **options,
         )
+        values = None  # every block is in the file: the map goes (the lambda holds it)
     except BaseException:
         partial.close()
         raise
-    partial.finish(values)
+    solution.values = np.zeros(0)  # partly released: the file's map replaces it
+    partial.finish()
+    table = np.memmap(path, dtype="<f8", mode="r", offset=HEADER_BYTES,
+                      shape=(numbering.n_positions,))  # fmt: skip
+    solution.values = table.view(np.ndarray)
     return solution

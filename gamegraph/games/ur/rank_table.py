@@ -252,21 +252,39 @@ class PartialFile:
         self.output.write(_header(_meta(self.numbering, self.blocks_done)), 0)
         self.output.sync()
 
-    def finish(self, values: np.ndarray) -> None:
+    def finish(self, values: np.ndarray | None = None) -> None:
         """Write the value range and the digest, and rename the file over the table.
 
+        ``values`` are the table's, by rank; None reads them back from the file, a
+        chunk at a time (the solve then need not keep them: :func:`.block_solver.solve_file`).
         Values that are not all within [0, 1] are refused (InvalidArgumentError), and the
         file is closed: a table is never written that its reader would refuse.
         """
-        bad = _first_outside(values)
+        meta = _meta(self.numbering, len(self.numbering.blocks))
+        if values is None:
+            n = self.numbering.n_positions
+
+            def chunks():
+                return _chunks_read(self.output.handle, n, self._truncated)
+
+            scan = _scan(meta, chunks())
+            bad, low, high = scan.bad, scan.low, scan.high
+        else:
+            chunks = None
+            bad = _first_outside(values)
+            bad = None if bad is None else (bad, values[bad])
+            low, high = float(np.min(values)), float(np.max(values))
         if bad is not None:
             self.close()
-            raise _outside(f"cannot write {os.fspath(self.output.target)}", bad, values[bad])
-        meta = _meta(self.numbering, len(self.numbering.blocks))
-        meta["values"] = {"min": float(np.min(values)), "max": float(np.max(values))}
-        meta["sha256"] = digest(meta, values)
+            raise _outside(f"cannot write {os.fspath(self.output.target)}", *bad)
+        meta["values"] = {"min": low, "max": high}
+        meta["sha256"] = digest(meta, values) if chunks is None else _scan(meta, chunks()).digest
         self.output.write(_header(meta), 0)
         self.output.commit()
+
+    def _truncated(self, why: str):
+        self.close()
+        raise InvalidArgumentError(f"{self.path}: {why}")
 
     def close(self) -> None:
         """Release the file; one this solve started is removed if a write failed."""

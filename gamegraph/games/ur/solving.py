@@ -325,7 +325,8 @@ def _solve_blocks(ruleset, save, exact, progress) -> UrSolve:
             "for a .urtable)"
         )
     numbering = Numbering(ruleset)
-    _refuse_past_memory(ruleset, peak_bytes(numbering), len(numbering))
+    keep = "all" if save is None else "needed"  # a saved solve keeps only what it reads
+    _refuse_past_memory(ruleset, peak_bytes(numbering, keep=keep), len(numbering))
     started = time.perf_counter()
     if save is not None:
         solution = solve_file(save, ruleset, tol=BLOCKS_TOL, progress=progress)

@@ -9,6 +9,8 @@ minutes and gigabytes per rule set) are checked in ``test_ur_block_solver_slow.p
 
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 import pytest
 from ur_agree import agreement
@@ -112,3 +114,40 @@ def test_solution_reads_positions():
     assert solution.sweeps > 1
     with pytest.raises(InvalidArgumentError, match="two of the mover's pieces"):
         solution.value("5,5/-")
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_saved_solve_keeps_only_the_blocks_still_needed(name, tmp_path, monkeypatch):
+    """solve_file gives back each block once no later block needs it (last_uses). Here a
+    released block is filled with NaN instead: a block read after its release would
+    spread NaN into the table, which finish refuses. The file holds the in-memory
+    solve's values, bit for bit, and the phases of every block are timed."""
+    released = []
+
+    def poison(values, start, stop):
+        released.append((start, stop))
+        values[start:stop] = np.nan
+
+    monkeypatch.setattr(block_solver, "release", poison)
+    path = tmp_path / "t.npy"
+    saved = block_solver.solve_file(path, name, 3, tol=1e-12, progress=False)
+    memory = solve_blocks(name, 3, tol=1e-12, progress=False)
+    numbering = Numbering(rule_set(name, 3))
+    assert len({start for start, _ in released}) == len(numbering.blocks)  # the last once written
+    assert saved.values.tobytes() == memory.values.tobytes()
+    assert saved.start_value == memory.start_value
+    phases = {row["phase"]: row for row in saved.phases()}
+    assert phases["policy"]["updates"] == sum(b.block.size * b.policy_sweeps for b in saved.blocks)
+    assert all(phases[p]["wall"] > 0 for p in ("plan", "full", "policy", "improve", "write"))
+
+
+def test_release_gives_whole_pages_back():
+    values = block_solver.large_array(9_000_000, np.float64)  # 72 MB: a map of its own
+    values[:] = 0.25
+    block_solver.release(values, 1001, 8_000_003)
+    page = mmap.PAGESIZE // 8
+    first, last = -(-1001 // page) * page, 8_000_003 // page * page
+    assert values[1000:first].tolist() == [0.25] * (first - 1000)  # part of a page: kept
+    assert not values[first:last].any()  # given back: reads as zeros
+    assert (values[last:] == 0.25).all()
+    block_solver.release(np.full(10, 0.5), 0, 10)  # memory not its own: left alone
