@@ -140,8 +140,8 @@ def compile_kernels() -> None:
                 "_chosen_value", "_pair", "_buffers", "_group_size"),
         # Each range is compiled once, with its helpers inlined; the parallel sweeps call
         # it per group of items (inlining it there too made numba's compile take minutes).
-        plain=("_along", "_solve_pair", "_full_range", "_policy_range", "_improve_range", "_record_range",
-               "_improve_stored_range"),
+        plain=("_along", "_solve_pair", "_full_range", "_policy_range", "_improve_range",
+               "_record_range", "_improve_stored_range"),
         parallel=("_full", "_policy", "_improve", "_record"),
     )  # fmt: skip
 
@@ -389,7 +389,7 @@ def _along(local, fixed, choices, moving, still, item, side):  # pragma: no cove
     return total, passing
 
 
-def _improve_range(values, w, t, shrunk, drift, eps, low, high):  # pragma: no cover
+def _improve_range(values, w, t, moving, shrunk, drift, eps, low, high):  # pragma: no cover
     order, twin, start, stop, where, local, fixed, choices, grades = w
     ranks, kinds, codes, found, first = _buffers(t)
     changed = 0
@@ -424,26 +424,23 @@ def _improve_range(values, w, t, shrunk, drift, eps, low, high):  # pragma: no c
         if n == 0:
             continue
         _read_moves(values, where, start, stop, local, ranks, kinds, codes, found, n)
-        more, bigger = _choose_again(local, fixed, choices, grades, t, i, sides, first, codes,
-                                     found, eps)  # fmt: skip
+        more, bigger = _choose_again(local, fixed, choices, grades, moving, i, sides, first,
+                                     codes, found, eps)  # fmt: skip
         changed += more
         gain = max(gain, bigger)
     return changed, gain, made
 
 
 def _choose_again(
-    local, fixed, choices, grades, t, i, sides, first, codes, found, eps
+    local, fixed, choices, grades, moving, i, sides, first, codes, found, eps
 ):  # pragma: no cover - runs compiled
     """Item ``i``'s choices against its moves as read (throws with none listed are left
-    alone): (choices changed, largest gain).
+    alone): (choices changed, largest gain). ``moving``: :func:`throw_probabilities`.
     """
     changed = 0
     gain = 0.0
     for side in range(sides):
-        k = 0
-        for j in range(len(t.throws)):
-            if t.throws[j] == 0:
-                continue
+        for k in range(len(moving)):
             if first[side, k] < first[side, k + 1]:
                 old = choices[i, side, k]
                 code, best, second, constant = _pick(codes, found, first[side, k],
@@ -451,7 +448,7 @@ def _choose_again(
                 kept = constant if old == FIXED else _chosen_value(local, old)
                 margin = _grade(_margin(best, second))
                 if old != code and best > kept + eps:
-                    p = t.probabilities[j]
+                    p = moving[k]
                     if old == FIXED:
                         fixed[i, side] -= p * kept
                     if code == FIXED:
@@ -462,7 +459,6 @@ def _choose_again(
                 elif old != code:  # a near tie: keep the move, look again next time
                     margin = NO_GRADE
                 grades[i, side, k] = margin
-            k += 1
     return changed, gain
 
 
@@ -511,7 +507,7 @@ def _read_stored(values, local, moves, offset, n, codes, found, at):  # pragma: 
 
 
 def _improve_stored_range(
-    values, w, t, counts, moves, offset, shrunk, drift, eps, low, high
+    values, w, t, moving, counts, moves, offset, shrunk, drift, eps, low, high
 ):  # pragma: no cover - runs compiled
     order, twin, _, _, _, local, fixed, choices, grades = w
     _, _, codes, found, first = _buffers(t)
@@ -536,8 +532,8 @@ def _improve_stored_range(
             first[side, throws] = n
         if n == 0:
             continue
-        more, bigger = _choose_again(local, fixed, choices, grades, t, i, sides, first, codes,
-                                     found, eps)  # fmt: skip
+        more, bigger = _choose_again(local, fixed, choices, grades, moving, i, sides, first,
+                                     codes, found, eps)  # fmt: skip
         changed += more
         gain = max(gain, bigger)
     return changed, gain
@@ -590,7 +586,7 @@ def _policy(values, w, moving, still, stages, threads, serial, split):  # pragma
 
 
 def _improve(
-    values, w, t, counts, moves, offsets, stored, shrunk, drift, eps, threads
+    values, w, t, moving, counts, moves, offsets, stored, shrunk, drift, eps, threads
 ):  # pragma: no cover - runs compiled
     changed = np.zeros(threads, dtype=np.int64)
     made = np.zeros(threads, dtype=np.int64)
@@ -601,11 +597,13 @@ def _improve(
             low, high = g * GROUP, min(g * GROUP + GROUP, n)
             if g < stored:
                 more, bigger = _improve_stored_range(
-                    values, w, t, counts, moves, offsets[g], shrunk, drift, eps, low, high
+                    values, w, t, moving, counts, moves, offsets[g], shrunk, drift, eps, low, high
                 )
                 items = high - low
             else:
-                more, bigger, items = _improve_range(values, w, t, shrunk, drift, eps, low, high)
+                more, bigger, items = _improve_range(
+                    values, w, t, moving, shrunk, drift, eps, low, high
+                )
             changed[thread] += more
             made[thread] += items
             gain[thread] = max(gain[thread], bigger)
@@ -676,8 +674,9 @@ def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads
         stored = _NOTHING_STORED
     counts, moves, offsets, groups = stored
     shrunk = shrunk_grades(drift)
+    moving, _ = throw_probabilities(tables)
     changed, gain, made = _improve(
-        values, work, tables, counts, moves, offsets, groups, shrunk, drift, eps, threads
+        values, work, tables, moving, counts, moves, offsets, groups, shrunk, drift, eps, threads
     )
     return int(changed), float(gain), int(made)
 
