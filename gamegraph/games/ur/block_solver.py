@@ -288,6 +288,26 @@ def sweep_plan(numbering: Numbering, block: Block, batch: int = BATCH) -> SweepP
     (112, [0, 1, 2])
     """
     t = numbering.tables
+    if compiled.compiled():
+        ranks, twins, level = compiled.plan_items(block, t)
+    else:
+        ranks, twins, level = _numpy_items(block, t)
+    by_progress = np.argsort(-level, kind="stable")  # a radix sort: 16-bit keys
+    level = level[by_progress]
+    order = ranks[by_progress]
+    twin = twins[by_progress]
+    del by_progress, ranks, twins
+    levels = np.concatenate([[0], np.flatnonzero(np.diff(level)) + 1, [len(level)]])
+    stages, last = [0], 0
+    for edge in levels[1:]:
+        if edge - last >= batch or edge == len(level):
+            stages.append(int(edge))
+            last = edge
+    return SweepPlan(order, twin, levels.astype(np.int64), np.array(stages, dtype=np.int64))
+
+
+def _numpy_items(block: Block, t) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`.sweeps.plan_items` in numpy, a chunk of ranks at a time (without numba)."""
     ranks, twins, progresses = [], [], []
     for first in range(block.start, block.middle, CHUNK):
         r = np.arange(first, min(first + CHUNK, block.middle), dtype=np.int64)
@@ -299,19 +319,7 @@ def sweep_plan(numbering: Numbering, block: Block, batch: int = BATCH) -> SweepP
         ranks.append(r.astype(np.int32))
         twins.append(twin.astype(np.int32))
         progresses.append(progress(mover, opp, t).astype(np.int16))
-    level = np.concatenate(progresses)
-    by_progress = np.argsort(-level, kind="stable")
-    level = level[by_progress]
-    order = np.concatenate(ranks)[by_progress]
-    twin = np.concatenate(twins)[by_progress]
-    del by_progress
-    levels = np.concatenate([[0], np.flatnonzero(np.diff(level)) + 1, [len(level)]])
-    stages, last = [0], 0
-    for edge in levels[1:]:
-        if edge - last >= batch or edge == len(level):
-            stages.append(int(edge))
-            last = edge
-    return SweepPlan(order, twin, levels.astype(np.int64), np.array(stages, dtype=np.int64))
+    return np.concatenate(ranks), np.concatenate(twins), np.concatenate(progresses)
 
 
 def sweep_stages(levels: np.ndarray, shared: int = SHARED_LEVEL) -> np.ndarray:

@@ -83,6 +83,7 @@ _WINS = 2
 rank = _rank.rank
 unrank = _rank.unrank
 move = _rank.move
+progress = _rank.progress
 prange = range
 
 _compiled = False
@@ -121,6 +122,11 @@ class BlockArrays(NamedTuple):
     grades: np.ndarray
 
 
+def compiled() -> bool:
+    """Whether :func:`compile_kernels` has swapped in the numba versions."""
+    return _compiled
+
+
 def compile_kernels() -> None:
     """Swap the sweeps below for their numba versions (compiled once, then cached on disk),
     on numba's ``workqueue`` threading layer unless ``NUMBA_THREADING_LAYER`` says
@@ -135,13 +141,13 @@ def compile_kernels() -> None:
         threading_layer="workqueue",
         # The rules' helpers (rank, unrank, move) are inlined: a call would count
         # references to every table.
-        inline=("rank", "unrank", "move", "_list_moves", "_list_item", "_read_moves",
+        inline=("rank", "unrank", "move", "progress", "_list_moves", "_list_item", "_read_moves",
                 "_read_stored", "_choose_again", "_pick", "_margin", "_grade",
                 "_chosen_value", "_pair", "_buffers", "_group_size"),
         # Each range is compiled once, with its helpers inlined; the parallel sweeps call
         # it per group of items (inlining it there too made numba's compile take minutes).
         plain=("_along", "_solve_pair", "_full_range", "_policy_range", "_improve_range",
-               "_record_range", "_improve_stored_range"),
+               "_record_range", "_improve_stored_range", "_plan_items"),
         parallel=("_full", "_policy", "_improve", "_record"),
     )  # fmt: skip
 
@@ -537,6 +543,37 @@ def _improve_stored_range(
         changed += more
         gain = max(gain, bigger)
     return changed, gain
+
+
+# ---------------------------------------------------------------------------
+# The items of a block, before they are ordered (gamegraph.games.ur.block_solver.sweep_plan)
+# ---------------------------------------------------------------------------
+def _plan_items(start, middle, same, t, ranks, twins, levels):  # pragma: no cover - compiled
+    n = 0
+    for r in range(start, middle):
+        mover, a, opp, b = unrank(r, t)
+        twin = rank(opp, b, mover, a, t)
+        if same and twin < r:  # the twin's item holds this position
+            continue
+        ranks[n] = r
+        twins[n] = twin
+        levels[n] = progress(mover, opp, t)
+        n += 1
+    return n
+
+
+def plan_items(block, tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The items of ``block`` in rank order: each position of its first half (``start ..
+    middle - 1``) with its twin, or, when the block is its own other half (``low ==
+    high``), each position whose rank is at most its twin's; as (ranks, twins, progress
+    levels), int32, int32, int16. Compiled: a third of the time numpy took.
+    """
+    size = block.middle - block.start
+    ranks, twins = np.empty(size, np.int32), np.empty(size, np.int32)
+    levels = np.empty(size, np.int16)
+    n = _plan_items(block.start, block.middle, block.low == block.high, tables, ranks, twins,
+                    levels)  # fmt: skip
+    return ranks[:n], twins[:n], levels[:n]
 
 
 # ---------------------------------------------------------------------------
