@@ -256,8 +256,10 @@ def _grade(margin):  # pragma: no cover - runs compiled
         return 0
     if not margin >= GRADE_VALUES[NO_GRADE - 1]:
         return NO_GRADE
-    g = min(int(math.ceil(-GRADE_STEPS * math.log2(margin))), NO_GRADE)
-    while GRADE_VALUES[g] > margin:  # log2 rounded the wrong way
+    # log2 in single precision (a sixth of an improvement pass went to log2 in double)
+    # errs by less than a grade: start one below and step up
+    g = min(max(int(math.ceil(-GRADE_STEPS * math.log2(np.float32(margin)))) - 1, 0), NO_GRADE)
+    while GRADE_VALUES[g] > margin:
         g += 1
     return g
 

@@ -151,3 +151,20 @@ def test_release_gives_whole_pages_back():
     assert not values[first:last].any()  # given back: reads as zeros
     assert (values[last:] == 0.25).all()
     block_solver.release(np.full(10, 0.5), 0, 10)  # memory not its own: left alone
+
+
+def test_grades_are_the_largest_step_at_most_the_margin():
+    """The compiled grade (log2 in single precision, corrected) against a search of
+    GRADE_VALUES, on random margins and on each step and its two neighbouring floats."""
+    from gamegraph.games.ur import sweeps
+
+    sweeps.compile_kernels()
+    steps = sweeps.GRADE_VALUES[:-1]
+    margins = np.concatenate([
+        10 ** np.random.default_rng(3).uniform(-11, 0.2, 5000),
+        steps, np.nextafter(steps, 0), np.nextafter(steps, 2), [1e-300, 2.0],
+    ])  # fmt: skip
+    for margin in margins:
+        at_most = np.flatnonzero(steps <= margin)
+        expected = 0 if margin >= 1 else (int(at_most[0]) if len(at_most) else sweeps.NO_GRADE)
+        assert sweeps.grade(margin) == expected, margin
