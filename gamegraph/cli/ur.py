@@ -80,7 +80,7 @@ def _commands():
                  "unfinished one)"),
             _arg("--solver", choices=SOLVERS, default="auto",
                  help="graph: build the explicit graph and solve it (up to about 4 pieces); "
-                 "blocks: the block solver (no graph; 7 pieces in 2 GiB); auto (default): "
+                 "blocks: the block solver (no graph; 7 pieces in about 3.3 GiB); auto (default): "
                  "blocks with --save FILE.npy, else graph"),
             fmt, add_quiet]),
         ("value", "win probability of a position for the side to move", _lookup,

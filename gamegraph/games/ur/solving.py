@@ -2,9 +2,9 @@
 
 Two solvers give the same values: the explicit graph (:func:`gamegraph.build` and
 :func:`gamegraph.solve`, about 1.3 kB a position, so up to 4 pieces or so; floats or
-exact fractions) and the block solver (:mod:`.block_solver`: no graph, 7 pieces in
-2 GiB, floats). Each checks its memory estimate before any work
-(:func:`gamegraph._memory.check_memory`).
+exact fractions) and the block solver (:mod:`.block_solver`: no graph, floats; finkel
+with 7 pieces peaks at about 3.3 GiB when saved to a file). Each checks its memory
+estimate before any work (:func:`gamegraph._memory.check_memory`).
 
 * :func:`solve_rules` solves a rule set, choosing the solver by the file the table goes
   to (:func:`choose_solver`), and returns a :class:`UrSolve` that prints what
