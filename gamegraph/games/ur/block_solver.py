@@ -92,6 +92,9 @@ INNER_STORED = 0.25
 INNER_MADE = 0.01
 #: Moves per position, about, at most (finkel 7 has 13.8, masters 7 15.6).
 MOVES_BOUND = 16
+#: Room for stored moves, at most, per item (two positions): the cores' regions are
+#: filled unevenly (one core sweeps the small levels), so twice the bound.
+MOVES_ROOM = 4 * MOVES_BOUND
 
 
 class SweepPlan(NamedTuple):
@@ -131,8 +134,8 @@ class BlockStats:
     seconds : float
     phases : dict
         Where the time went (numba engine): for each phase (``plan``, ``full`` sweep,
-        ``record`` of the moves, ``policy`` sweeps, ``improve`` passes, ``write`` to the
-        table), ``(wall seconds, CPU seconds of the process)``.
+        which also stores the moves, ``policy`` sweeps, ``improve`` passes, ``write`` to
+        the table), ``(wall seconds, CPU seconds of the process)``.
     looked : int
         Items whose moves the improvement passes made or read (the rest kept their
         choices unseen: action elimination).
@@ -203,11 +206,11 @@ class BlockSolution:
 
         >>> solution = solve_blocks("finkel", pieces=2, progress=False)
         >>> [row["phase"] for row in solution.phases()]
-        ['plan', 'full', 'record', 'policy', 'improve', 'write']
+        ['plan', 'full', 'policy', 'improve', 'write']
         """
         rows = []
         blocks = self.blocks if blocks is None else blocks
-        for phase in ("plan", "full", "record", "policy", "improve", "write"):
+        for phase in ("plan", "full", "policy", "improve", "write"):
             wall = sum(b.phases.get(phase, (0.0, 0.0))[0] for b in blocks)
             cpu = sum(b.phases.get(phase, (0.0, 0.0))[1] for b in blocks)
             updates = sum(b.position_updates(phase) for b in blocks if phase in b.phases)
@@ -436,11 +439,12 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     looked at by the improvement passes), the time of each phase added to ``clock``.
 
     The block's values are kept in sweep order while it is solved, then written to
-    ``values`` by rank. As many groups of items as have room for their moves in
-    ``memory``, beside the values solved so far and the working arrays
-    (:func:`move_room`), have them listed once after the first sweep, and the
-    improvement passes read them (:func:`.sweeps.record`); for the other items each
-    pass makes again the moves whose choice may have changed.
+    ``values`` by rank. As many items as have room for their moves in ``memory``,
+    beside the values held and the working arrays (:func:`move_room`), have them
+    written down by the full sweep that makes them (:func:`.sweeps.move_store`), and the
+    improvement passes read them, a group of items at a time where every item of the
+    group has them; for the other items each pass makes again the moves whose choice
+    may have changed.
     """
     t = numbering.tables
     with clock("full"):
@@ -448,26 +452,20 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
         everything = len(plan.order)  # one core sweeps every stage
         serial = SHARED_FULL if threads > 1 else everything
         counts = large_array(work.choices.shape, np.uint8)
+        # The moves are stored as the full sweep makes them, as many as fit (all of them,
+        # mostly), each core in a region of its own: pages are taken as they are written.
+        room = min(max(move_room(block, memory) // 4, 0), MOVES_ROOM * everything,
+                   compiled.MAX_STORED)  # fmt: skip
+        store = compiled.move_store(everything, room, threads, large_array(room, np.int32))
         stages = sweep_stages(plan.levels, serial)
-        change = compiled.full_sweep(stages, values, work, t, threads, serial, counts)
+        change = compiled.full_sweep(stages, values, work, t, threads, serial, counts, store)
     serial = SHARED_LEVEL if threads > 1 else everything
     stages = sweep_stages(plan.levels, serial)
-    offsets = compiled.group_offsets(counts)
-    # As many groups of items as fit store their moves (all of them, mostly).
-    room = move_room(block, memory) // 4
-    groups = int(np.searchsorted(offsets, max(room, 0), side="right")) - 1
-    stored = None
-    if groups > 0:
-        with clock("record"):
-            moves = large_array(int(offsets[groups]), np.int32)
-            compiled.record(values, work, t, moves, offsets, groups, threads)
-        stored = (counts, moves, offsets, groups)
-        del moves
-        if groups == len(offsets) - 1:  # every move stored: ranks are not looked up again
-            work = work._replace(where=np.zeros(0, np.int32))
-    del counts  # held by ``stored`` when needed, and freed with it
+    groups = compiled.stored_groups(store[3])
+    stored = (counts, store[0], store[3], groups) if groups.any() else None
+    del store, counts  # held by ``stored`` when needed, and freed with it
     if inner is None:
-        inner = INNER_STORED if 2 * groups >= len(offsets) - 1 else INNER_MADE
+        inner = INNER_STORED if 2 * groups.sum() >= len(groups) and len(groups) else INNER_MADE
     drift = change  # the margins were measured while values moved
     target, passes, policy, looked = max(tol / 2, inner * change), 1, 0, 0
     while True:

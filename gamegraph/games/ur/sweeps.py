@@ -65,7 +65,9 @@ SPLIT = 8
 FIXED = -1
 #: A throw with no legal move: the turn passes on the same board.
 NO_MOVE = -2
-#: Stored move codes (:func:`record`): a win, and the origin of moves leaving the block.
+#: Stored moves of one block, at most (an item's offset is an int32).
+MAX_STORED = 2**31 - 1
+#: Stored move codes (:func:`move_store`): a win, and the origin of moves leaving the block.
 WIN_CODE = -1
 STORED_OUT = -2
 #: Margins are kept in a byte each: grade ``g`` stands for ``2 ** (-g / GRADE_STEPS)``,
@@ -142,13 +144,13 @@ def compile_kernels() -> None:
         # The rules' helpers (rank, unrank, move) are inlined: a call would count
         # references to every table.
         inline=("rank", "unrank", "move", "progress", "_list_moves", "_list_item", "_read_moves",
-                "_read_stored", "_choose_again", "_pick", "_margin", "_grade",
+                "_read_stored", "_store_item", "_choose_again", "_pick", "_margin", "_grade",
                 "_chosen_value", "_pair", "_buffers", "_group_size"),
         # Each range is compiled once, with its helpers inlined; the parallel sweeps call
         # it per group of items (inlining it there too made numba's compile take minutes).
         plain=("_along", "_solve_pair", "_full_range", "_policy_range", "_improve_range",
-               "_record_range", "_improve_stored_range", "_plan_items"),
-        parallel=("_full", "_policy", "_improve", "_record"),
+               "_improve_stored_range", "_plan_items"),
+        parallel=("_full", "_policy", "_improve"),
     )  # fmt: skip
 
 
@@ -322,14 +324,17 @@ def _buffers(t):  # pragma: no cover - runs compiled
 # arrays are taken out of their tuple once: read through it inside the loop, each
 # access counted a reference, and the sweeps ran five times slower.
 # ---------------------------------------------------------------------------
-def _full_range(values, w, t, counts, low, high):  # pragma: no cover - runs compiled
+def _full_range(values, w, t, counts, store, slot, low, high):  # pragma: no cover - compiled
     order, twin, start, stop, where, local, fixed, choices, grades = w
+    moves, at, end, offsets = store
     ranks, kinds, codes, found, first = _buffers(t)
     change = 0.0
     for i in range(low, high):
         sides = 1 if order[i] == twin[i] else 2
         mover, a, opp, b = unrank(order[i], t)
         n = _list_item(mover, a, opp, b, t, sides, ranks, kinds, first)
+        if len(offsets):
+            _store_item(moves, at, end, offsets, slot, i, where, start, stop, ranks, kinds, n)
         _read_moves(values, where, start, stop, local, ranks, kinds, codes, found, n)
         total1 = passing1 = total2 = passing2 = 0.0
         for side in range(sides):
@@ -471,28 +476,32 @@ def _choose_again(
 
 
 # ---------------------------------------------------------------------------
-# Stored moves: where memory allows, a block's moves are listed once, after the first
-# sweep, as int32 codes (:func:`record`), and each improvement pass reads them instead
-# of making the moves again. A code is 2 * place + passes for a successor in the block,
-# WIN_CODE for a win, and STORED_OUT - (2 * rank + passes) for a successor outside it.
+# Stored moves: where memory allows, the full sweep writes each item's moves as it makes
+# them, as int32 codes, and each improvement pass reads them instead of making the moves
+# again. A code is 2 * place + passes for a successor in the block, WIN_CODE for a win,
+# and STORED_OUT - (2 * rank + passes) for a successor outside it. Each core writes in a
+# region of its own (``at[slot]`` on to ``end[slot]``), and ``offsets[i]`` says where
+# item ``i``'s moves start (-1: not stored, its region was full).
 # ---------------------------------------------------------------------------
-def _record_range(values, w, t, moves, offset, low, high):  # pragma: no cover - compiled
-    order, twin, start, stop, where, _, _, _, _ = w
-    ranks, kinds, _, _, first = _buffers(t)
-    for i in range(low, high):
-        sides = 1 if order[i] == twin[i] else 2
-        mover, a, opp, b = unrank(order[i], t)
-        n = _list_item(mover, a, opp, b, t, sides, ranks, kinds, first)
-        for m in range(n):
-            kind = kinds[m]
-            if kind == _WINS:
-                code = WIN_CODE
-            elif start <= ranks[m] < stop:
-                code = 2 * where[ranks[m] - start] + kind
-            else:
-                code = STORED_OUT - (2 * ranks[m] + kind)
-            moves[offset + m] = code
-        offset += n
+def _store_item(
+    moves, at, end, offsets, slot, i, where, start, stop, ranks, kinds, n
+):  # pragma: no cover - runs compiled
+    """Write item ``i``'s ``n`` listed moves at the end of region ``slot``, if they fit."""
+    here = at[slot]
+    if here + n > end[slot]:
+        offsets[i] = -1
+        return
+    for m in range(n):
+        kind = kinds[m]
+        if kind == _WINS:
+            code = WIN_CODE
+        elif start <= ranks[m] < stop:
+            code = 2 * where[ranks[m] - start] + kind
+        else:
+            code = STORED_OUT - (2 * ranks[m] + kind)
+        moves[here + m] = code
+    offsets[i] = here
+    at[slot] = here + n
 
 
 def _read_stored(values, local, moves, offset, n, codes, found, at):  # pragma: no cover
@@ -515,7 +524,7 @@ def _read_stored(values, local, moves, offset, n, codes, found, at):  # pragma: 
 
 
 def _improve_stored_range(
-    values, w, t, moving, counts, moves, offset, shrunk, drift, eps, low, high
+    values, w, t, moving, counts, moves, offsets, shrunk, drift, eps, low, high
 ):  # pragma: no cover - runs compiled
     order, twin, _, _, _, local, fixed, choices, grades = w
     _, _, codes, found, first = _buffers(t)
@@ -524,6 +533,7 @@ def _improve_stored_range(
     gain = 0.0
     for i in range(low, high):
         sides = 1 if order[i] == twin[i] else 2
+        offset = offsets[i]
         n = 0
         for side in range(sides):
             for k in range(throws):
@@ -590,19 +600,19 @@ def _group_size(items, threads, split):  # pragma: no cover - runs compiled
     return min(GROUP, max(64, -(-items // (split * threads))))
 
 
-def _full(values, w, t, counts, stages, threads, serial, split):  # pragma: no cover
+def _full(values, w, t, counts, store, stages, threads, serial, split):  # pragma: no cover
     worst = np.zeros(threads)
     for s in range(len(stages) - 1):
         low, high = stages[s], stages[s + 1]
         if high - low <= serial:
-            worst[0] = max(worst[0], _full_range(values, w, t, counts, low, high))
+            worst[0] = max(worst[0], _full_range(values, w, t, counts, store, 0, low, high))
             continue
         size = _group_size(high - low, threads, split)
         for thread in prange(threads):
             change = 0.0
             for group in range(low + thread * size, high, threads * size):
                 end = min(group + size, high)
-                change = max(change, _full_range(values, w, t, counts, group, end))
+                change = max(change, _full_range(values, w, t, counts, store, thread, group, end))
             worst[thread] = max(worst[thread], change)
     return worst.max()
 
@@ -627,6 +637,7 @@ def _policy(values, w, moving, still, stages, threads, serial, split):  # pragma
 def _improve(
     values, w, t, moving, counts, moves, offsets, stored, shrunk, drift, eps, threads
 ):  # pragma: no cover - runs compiled
+    # stored[g]: every item of group g has its moves stored
     changed = np.zeros(threads, dtype=np.int64)
     made = np.zeros(threads, dtype=np.int64)
     gain = np.zeros(threads)
@@ -634,9 +645,9 @@ def _improve(
     for thread in prange(threads):
         for g in range(thread, (n + GROUP - 1) // GROUP, threads):
             low, high = g * GROUP, min(g * GROUP + GROUP, n)
-            if g < stored:
+            if len(stored) and stored[g]:
                 more, bigger = _improve_stored_range(
-                    values, w, t, moving, counts, moves, offsets[g], shrunk, drift, eps, low, high
+                    values, w, t, moving, counts, moves, offsets, shrunk, drift, eps, low, high
                 )
                 items = high - low
             else:
@@ -649,15 +660,8 @@ def _improve(
     return changed.sum(), gain.max(), made.sum()
 
 
-def _record(values, w, t, moves, offsets, stored, threads):  # pragma: no cover - compiled
-    n = len(w.order)
-    for thread in prange(threads):
-        for g in range(thread, stored, threads):
-            _record_range(values, w, t, moves, offsets[g], g * GROUP, min(g * GROUP + GROUP, n))
-
-
 def full_sweep(
-    stages, values, work: BlockArrays, tables, threads: int, serial: int, counts=None
+    stages, values, work: BlockArrays, tables, threads: int, serial: int, counts=None, store=None
 ) -> float:
     """One sweep taking the best move everywhere; writes the choices, their margins (how
     far each chosen move leads the next, as a :func:`grade`) and ``fixed``; returns the
@@ -667,12 +671,43 @@ def full_sweep(
     ``serial`` items run on one core, larger ones must be a single progress level (see
     above: then the values do not depend on the number of cores). ``values`` (by rank)
     holds the blocks already solved. ``counts`` (uint8, shaped like ``work.choices``),
-    when given, receives the number of moves of each side and throw (for
-    :func:`record`).
+    when given, receives the number of moves of each side and throw. ``store``, when
+    given (:func:`move_store`, with ``counts``), receives the moves themselves.
     """
     if counts is None:
         counts = np.zeros((0, 2, 1), dtype=np.uint8)
-    return float(_full(values, work, tables, counts, stages, threads, serial, SPLIT))
+    if store is None:
+        store = move_store(0, 0, threads)
+    return float(_full(values, work, tables, counts, store, stages, threads, serial, SPLIT))
+
+
+def move_store(items: int, room: int, threads: int, moves=None):
+    """Where :func:`full_sweep` writes the moves of ``items`` items: ``(moves, at, end,
+    offsets)``, ``room`` codes in all (:data:`MAX_STORED` at most), a region of ``room //
+    threads`` for each core (``moves``, an int32 array, when given; the system gives it
+    pages only as they are written). Nothing is stored when ``room`` is 0.
+
+    >>> moves, at, end, offsets = move_store(3, 10, 2)
+    >>> at.tolist(), end.tolist(), len(offsets)
+    ([0, 5], [5, 10], 3)
+    """
+    share = min(room, MAX_STORED) // threads if items else 0
+    if moves is None:
+        moves = np.empty(share * threads, np.int32)
+    at = np.arange(threads, dtype=np.int64) * share
+    offsets = np.full(items if share else 0, -1, np.int32)
+    return moves, at, at + share, offsets
+
+
+def stored_groups(offsets: np.ndarray) -> np.ndarray:
+    """For each group of :data:`GROUP` items, whether every item has its moves stored.
+
+    >>> stored_groups(np.array([0, 5] * GROUP + [-1])).tolist()
+    [True, True, False]
+    """
+    if not len(offsets):
+        return np.zeros(0, dtype=np.bool_)
+    return np.minimum.reduceat(offsets >= 0, np.arange(0, len(offsets), GROUP))
 
 
 def policy_sweep(stages, values, work: BlockArrays, tables, threads: int, serial: int) -> float:
@@ -705,9 +740,10 @@ def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads
     value has moved since its margin was measured) keeps it unseen (action
     elimination); the others are looked at again, and a move replaces the choice when
     it is better by more than ``eps``. ``stored`` is ``(counts, moves, offsets, groups)``
-    when the first ``groups`` groups of items have their moves stored (:func:`record`):
-    those are read; the other items' moves are made again. ``made``: the items whose
-    moves were made or read.
+    when the full sweep stored moves (:func:`move_store`; ``groups`` from
+    :func:`stored_groups`): the groups whose items all have theirs stored read them;
+    the other items' moves are made again. ``made``: the items whose moves were made or
+    read.
     """
     if stored is None:
         stored = _NOTHING_STORED
@@ -721,26 +757,6 @@ def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads
 
 
 _NOTHING_STORED = (
-    np.zeros((0, 2, 1), np.uint8), np.zeros(0, np.int32), np.zeros(1, np.int64), 0
+    np.zeros((0, 2, 1), np.uint8), np.zeros(0, np.int32), np.zeros(0, np.int64),
+    np.zeros(0, np.bool_),
 )  # fmt: skip
-
-
-def group_offsets(counts: np.ndarray) -> np.ndarray:
-    """Where each group of :data:`GROUP` items starts in the stored moves, and (last) how
-    many moves there are in all: int64, one more than there are groups.
-
-    >>> counts = np.ones((GROUP + 1, 2, 4), dtype=np.uint8)
-    >>> group_offsets(counts).tolist()
-    [0, 4096, 4104]
-    """
-    per_item = counts.reshape(len(counts), -1).sum(axis=1, dtype=np.int64)
-    per_group = np.add.reduceat(per_item, np.arange(0, len(counts), GROUP)) if len(counts) else []
-    return np.concatenate([[0], np.cumsum(per_group, dtype=np.int64)]).astype(np.int64)
-
-
-def record(values, work: BlockArrays, tables, moves, offsets, groups: int, threads: int) -> None:
-    """Write every move of the first ``groups`` groups of items into ``moves`` (int32,
-    ``offsets[groups]`` long) as codes (see above), in item order; ``offsets`` from
-    :func:`group_offsets`.
-    """
-    _record(values, work, tables, moves, offsets, groups, threads)

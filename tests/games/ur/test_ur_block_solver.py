@@ -44,8 +44,8 @@ def test_moves_made_again_agree_with_the_explicit_graph(name):
 
 @pytest.mark.parametrize("name", ["finkel", "masters"])
 def test_some_moves_stored_agree_with_the_explicit_graph(name, monkeypatch):
-    """With room for about half its moves, a block stores the first groups' moves and
-    makes the others again."""
+    """With room for about half its moves, the full sweep stores those of the items that
+    fit its core's region; the groups with an item not stored make their moves again."""
     monkeypatch.setattr(block_solver, "move_room", lambda block, memory: 4 * 7 * block.size)
     found = agreement(name, 3, engine="numba")
     assert found.gap <= 1e-12, found
