@@ -21,8 +21,8 @@ the *drift*, the sum of the changes since the margin was measured: that choice i
 still best (action elimination). A move replaces the choice when it is better by
 more than ``tol / 10``; ``gain`` is the largest such gain. The block is done when a
 pass changes nothing after an evaluation to ``tol / 2``. Where memory allows
-(``memory``, :func:`move_room`) a block's moves are listed once, after the first sweep,
-and the improvement passes read them instead of making them again.
+(``memory``, :func:`move_room`) the first sweep writes a block's moves down as it makes
+them, and the improvement passes read them instead of making them again.
 
 The cores share only whole progress levels (:func:`sweep_stages`), so the table is the
 same, byte for byte, on any number of threads: that of one thread.

@@ -26,11 +26,13 @@ Three passes over a block's items:
 * :func:`full_sweep` takes the best move of every throw and writes its choice (``2 j``
   plus 1 when the turn passes, for the successor at ``local[j]``; :data:`FIXED` when the
   move leaves the block, :data:`NO_MOVE` when the throw has none) and its margin over
-  the next best move;
+  the next best move, and, where there is room (:func:`move_store`), the moves
+  themselves;
 * :func:`policy_sweep` follows the written choices (no moves made, no ranks computed):
   many of them evaluate a policy between two improvements (modified policy iteration);
-* :func:`improve` writes no value: it makes the moves again where a choice may no
-  longer be best, and changes the choice where another move is better.
+* :func:`improve` writes no value: it reads the stored moves (or makes them again)
+  where a choice may no longer be best, and changes the choice where another move is
+  better.
 
 The items of a sweep are cut into *stages* at progress boundaries
 (:func:`gamegraph.games.ur.block_solver.sweep_stages`); the cores share a stage of more
