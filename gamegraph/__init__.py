@@ -30,7 +30,7 @@ try:
     from .policy import MarkovChain, Policy
     from .rules import Option, Outcome, Rules, decision, throw
     from .solve import Solution, evaluate, solve
-except (ImportError, MemoryError, OSError) as _error:  # numpy cannot load under ulimit -v
+except (ImportError, MemoryError, OSError, SystemError) as _error:  # ulimit -v
     _environment.failed_to_start(_error)
 
 __all__ = [

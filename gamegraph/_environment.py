@@ -127,13 +127,34 @@ def load_failure(error: BaseException) -> str | None:
     return f"cannot load a library under {_limit_text(limit)}: {text}; raise the limit"
 
 
+def leave_out_of_memory(status: int) -> None:
+    """End the process at once with ``status``, without tearing the interpreter down, unless
+    it is interactive (then return).
+
+    Out of memory under ``ulimit -v``, tearing down needs memory too: every object freed
+    would print "Exception ignored ... MemoryError", pages of it after the one line the
+    user was given. Call it only after that line was written and flushed.
+    """
+    if sys.flags.interactive or hasattr(sys, "ps1"):
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - a failing stream cannot stop the exit
+            pass
+    os._exit(status)
+
+
 def failed_to_start(error: BaseException) -> None:
     """Re-raise ``error`` (raised while ``gamegraph`` was being imported), after making sure
     that, if it is a library failing to load under an address-space limit and nothing
     catches it, the interpreter prints one line instead of a traceback.
     """
     message = load_failure(error)
-    if isinstance(error, MemoryError) and message is not None:
+    # Out of memory while importing, CPython can also fail with "SystemError: error return
+    # without exception set" (numpy under ulimit -v 95 MiB).
+    starving = isinstance(error, (MemoryError, SystemError)) and address_limit() is not None
+    if starving:
         message = f"cannot start under {_limit_text(address_limit())}: out of memory; raise it"
     if message is not None:
         previous = sys.excepthook
@@ -145,10 +166,7 @@ def failed_to_start(error: BaseException) -> None:
                     sys.stderr.flush()
                 except (AttributeError, OSError, ValueError):
                     pass
-                if not (sys.flags.interactive or hasattr(sys, "ps1")):
-                    # Tearing the interpreter down needs memory too: out of it, every
-                    # object freed would print "Exception ignored ... MemoryError".
-                    os._exit(1)
+                leave_out_of_memory(1)
             else:
                 previous(kind, value, traceback)
 

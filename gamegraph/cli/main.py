@@ -18,7 +18,7 @@ from ..errors import GameGraphError
 try:
     from . import _output, gallery, jackpot, own_game, supersix, ur, yahtzee
     from ._common import Parser
-except (ImportError, MemoryError, OSError) as _error:  # a library cannot load under ulimit -v
+except (ImportError, MemoryError, OSError, SystemError) as _error:  # ulimit -v
     _environment.failed_to_start(_error)
 
 
@@ -70,6 +70,12 @@ def main(argv=None, out=None) -> int:
             if _environment.address_limit() is not None
             else "gamegraph: error: ran out of memory; try a smaller game or free some memory\n"
         )
+        if standalone and _environment.address_limit() is not None:
+            try:
+                stderr.flush()
+            except (AttributeError, OSError, ValueError, MemoryError):
+                pass
+            _environment.leave_out_of_memory(1)
         return 1
     except _output.StdoutFailed as failure:
         if standalone:
