@@ -38,8 +38,6 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from threadpoolctl import threadpool_limits
-
 from ._checks import check_int
 
 #: The environment variable that sets the default number of BLAS threads.
@@ -90,6 +88,8 @@ def limit_blas(threads: int | None = None) -> Iterator[int]:
     >>> work()
     'done with BLAS limited to one thread'
     """
+    from threadpoolctl import threadpool_limits  # here: not loaded with gamegraph
+
     allowed = blas_threads(threads)
     _load_blas()
     with threadpool_limits(limits=allowed, user_api="blas"):

@@ -26,11 +26,7 @@ import numpy as np
 
 from .errors import ConvergenceError
 
-try:  # optional: exact rational matrices, much faster than Fractions
-    import flint as _flint
-except ImportError:  # pragma: no cover - depends on the installation
-    _flint = None
-
+_UNLOADED = object()
 #: Largest system handed to FLINT (it holds the matrix densely).
 FLINT_MAX_SIZE = 4000
 #: Smallest float system tried with BiCGSTAB before sparse LU.
@@ -50,7 +46,7 @@ def solve_sparse(rows, cols, coefficients, b, size: int, *, exact: bool):
     [Fraction(1, 7), Fraction(1, 7)]
     """
     if exact:
-        if _flint is not None and size <= FLINT_MAX_SIZE:
+        if size <= FLINT_MAX_SIZE and _load_flint() is not None:
             return _solve_flint(rows, cols, coefficients, b, size)
         return _solve_rational(rows, cols, coefficients, b, size)
     import scipy.sparse  # here, not at import: scipy takes 0.1 s to load, and a quick
@@ -88,16 +84,40 @@ def _solve_iterative(matrix, b):
     return x
 
 
-def _fmpq(value):
+def _load_flint():
+    """python-flint (optional: exact rational matrices, much faster than Fractions), or
+    None where it is not installed.
+
+    Imported on the first exact solve, not with gamegraph (it takes 20 ms to load), and
+    kept as the module attribute ``_flint``, which a test may set to None.
+    """
+    flint = globals().get("_flint", _UNLOADED)
+    if flint is _UNLOADED:
+        try:
+            import flint
+        except ImportError:  # pragma: no cover - depends on the installation
+            flint = None
+        globals()["_flint"] = flint
+    return flint
+
+
+def __getattr__(name):
+    if name == "_flint":  # gamegraph.exact_cost and the tests read it
+        return _load_flint()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _fmpq(flint, value):
     value = Fraction(value)
-    return _flint.fmpq(value.numerator, value.denominator)
+    return flint.fmpq(value.numerator, value.denominator)
 
 
 def _solve_flint(rows, cols, coefficients, b, size):
-    matrix = _flint.fmpq_mat(size, size)
+    flint = _load_flint()
+    matrix = flint.fmpq_mat(size, size)
     for r, c, v in zip(rows, cols, coefficients):
-        matrix[int(r), int(c)] = matrix[int(r), int(c)] + _fmpq(v)
-    rhs = _flint.fmpq_mat(size, 1, [_fmpq(v) for v in b])
+        matrix[int(r), int(c)] = matrix[int(r), int(c)] + _fmpq(flint, v)
+    rhs = flint.fmpq_mat(size, 1, [_fmpq(flint, v) for v in b])
     try:
         x = matrix.solve(rhs)
     except ZeroDivisionError:
