@@ -40,7 +40,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -239,7 +239,7 @@ class SuperSixSolve:
         """Positions solved (every state but the terminal one)."""
         return int(self.solution.graph.n_states - 1)
 
-    @property
+    @cached_property
     def rolls(self) -> int:
         """Decision positions where rolling again is strictly better."""
         return int(np.count_nonzero(self.table.roll))
@@ -249,9 +249,11 @@ class SuperSixSolve:
         """Decision positions where stopping is at least as good."""
         return len(self.table) - self.rolls
 
-    @property
+    @cached_property
     def strategy(self) -> str | None:
-        """The paper's notation at the game's size (None below 4 pegs: no decision)."""
+        """The paper's notation at the game's size (None below 4 pegs: no decision); made
+        once, at first use.
+        """
         total = self.rules.pegs
         return strategy_string(self.table, total) if total >= 4 else None
 
@@ -456,23 +458,22 @@ def decision_grids(table, total: int) -> str:
         "decisions (R: roll again, .: stop), one grid per pegs on the lid;",
         "columns: your pegs 1, 2, ...; rows: opponent's pegs, most at the top",
     ]
-    decided = {
-        (int(b), int(c), int(o)): bool(r)
-        for b, c, o, r in zip(table.b, table.c, table.o, table.roll)
-    }
+    b, c, o = (np.asarray(v, dtype=np.int64) for v in (table.b, table.c, table.o))
+    mark = np.where(np.asarray(table.roll, dtype=bool), ord("R"), ord(".")).astype(np.uint8)
     for lid in range(6):
         size = total - lid - 1
         if size < 1:
             continue
         lines += ["", f"{lid} on the lid"]
-        for theirs in range(size, 0, -1):
-            cells = "".join(
-                "R"
-                if decided.get((lid, mine, theirs))
-                else ("." if (lid, mine, theirs) in decided else " ")
-                for mine in range(1, size + 1)
-            )
-            lines.append(f"{theirs:>4} {cells.rstrip()}")
+        # Row i holds the opponent's size - i pegs, column j your j + 1; blank where the
+        # table has no such position.
+        shown = (b == lid) & (c >= 1) & (c <= size) & (o >= 1) & (o <= size)
+        grid = np.full((size, size), ord(" "), dtype=np.uint8)
+        grid[size - o[shown], c[shown] - 1] = mark[shown]
+        lines += [
+            f"{theirs:>4} {row.tobytes().decode().rstrip()}"
+            for theirs, row in zip(range(size, 0, -1), grid)
+        ]
     return "\n".join(lines) + "\n"
 
 

@@ -21,7 +21,6 @@ from typing import NamedTuple
 import numpy as np
 
 from ...errors import InvalidArgumentError
-from ...values import passing_value
 from .positions import SixPositions
 from .state import PLAY, SOCKETS, WIN, SixState
 
@@ -92,7 +91,7 @@ def decision_table(solution) -> DecisionTable:
     values = solution.values
     one = Fraction(1) if solution.exact else 1.0
     # Stopping hands the throw to the opponent at the mirrored position.
-    p_end = passing_value(values[swapped], np.ones(len(swapped), dtype=bool), one)
+    p_end = one - values[swapped]
     return DecisionTable(b=b, c=c, o=o, p_roll=values[rows], p_end=p_end)
 
 
@@ -128,25 +127,27 @@ def strategy_string(table: DecisionTable, total: int) -> str:
         raise InvalidArgumentError(
             f"positions with {total} pegs in play offer no decision; use 4 or more"
         )
-    if total > int((table.b + table.c + table.o).max()):
-        raise InvalidArgumentError(
-            f"the table covers at most {int((table.b + table.c + table.o).max())} pegs"
-        )
-    position = {
-        (int(b), int(c), int(o)): bool(r)
-        for b, c, o, r in zip(table.b, table.c, table.o, table.roll)
-        if b + c + o == total
-    }
+    b, c, o = (np.asarray(v, dtype=np.int64) for v in (table.b, table.c, table.o))
+    pegs = b + c + o
+    if total > int(pegs.max()):
+        raise InvalidArgumentError(f"the table covers at most {int(pegs.max())} pegs")
+    # Rows of this total's positions by (b, c): arrays, not a dict of every position.
+    rows = np.flatnonzero(pegs == total)
+    at = np.full((SOCKETS + 1, total + 1), -1, dtype=np.int64)
+    at[b[rows], c[rows]] = rows
     groups = []
     for lid in range(1, SOCKETS + 1):
-        digits = []
-        for mine in range(1, total - lid):
-            theirs = total - lid - mine
-            if lid == 1 and theirs == 1:
-                continue
-            digits.append("1" if position[lid, mine, theirs] else "0")
-        if digits:
-            groups.append("".join(digits))
+        mine = np.arange(1, total - lid, dtype=np.int64)
+        if lid == 1:
+            mine = mine[total - lid - mine != 1]  # (1/k/1): play never gets there
+        if not len(mine):
+            continue
+        picked = at[lid, mine]
+        if (picked < 0).any():
+            missing = int(mine[np.argmax(picked < 0)])
+            raise KeyError((lid, missing, total - lid - missing))
+        roll = np.asarray(table.p_roll[picked] > table.p_end[picked], dtype=bool)
+        groups.append(np.where(roll, ord("1"), ord("0")).astype(np.uint8).tobytes().decode())
     return "(" + "/".join(groups) + ")"
 
 

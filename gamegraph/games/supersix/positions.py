@@ -213,6 +213,21 @@ class SuperSixBatch(BatchRules):
         return self.game.move_label(move)
 
 
+def _play_fields(pegs):
+    """``b, c, o`` of every normal-play position of a game of ``pegs`` pegs (c, o >= 1,
+    b + c + o <= pegs), in (b, c, o) order.
+    """
+    lids, mine = [], []
+    for b in range(_LIDS):
+        mine.append(np.arange(1, max(pegs - b, 1), dtype=np.int64))
+        lids.append(np.full(len(mine[-1]), b, dtype=np.int64))
+    lids, mine = np.concatenate(lids), np.concatenate(mine)
+    counts = pegs - lids - mine  # theirs runs 1 .. counts
+    starts = np.cumsum(counts) - counts
+    theirs = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts) + 1
+    return np.repeat(lids, counts), np.repeat(mine, counts), theirs
+
+
 def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
@@ -243,10 +258,49 @@ class SixPositions(CodeTable):
 
     @cached_property
     def _fields(self):
+        b, c, o = _play_fields(self.pegs)
+        codes = encode(b, c, o, PLAY, self.pegs)
+        at = self._play_rank(codes)
+        n_play = int(np.searchsorted(self._sorted, _first_round_base(self.pegs)))
+        if (
+            len(codes) == n_play
+            and self._sorted[-1] == self.rules.win_code
+            and np.array_equal(self._sorted[at], codes)
+        ):
+            # Every normal-play position is held (the roots are all of them), found by
+            # arithmetic; the first round's few follow in code order, (phase, b, c, o).
+            first_round = self._order[n_play:-1]
+            fb, fc, fo, fphase = decode(self._sorted[n_play:-1], self.pegs)
+            return (
+                np.concatenate([self._order[at], first_round]),
+                np.concatenate([b, fb]),
+                np.concatenate([c, fc]),
+                np.concatenate([o, fo]),
+                np.concatenate([np.full(len(b), PLAY, dtype=np.int64), fphase]),
+            )
         rows = np.delete(np.arange(len(self.codes)), self.win)
         b, c, o, phase = decode(self.codes[rows], self.pegs)
         order = np.lexsort((o, c, b, phase))
         return rows[order], b[order], c[order], o[order], phase[order]
+
+    @cached_property
+    def _play_starts(self) -> np.ndarray:
+        """Where each (b + c + o, b) stretch of normal-play codes starts among the sorted
+        codes, were every position held: ``b + c + o - b - 1`` positions each (c from 1).
+        """
+        total, b = np.meshgrid(np.arange(self.pegs + 1), np.arange(_LIDS), indexing="ij")
+        sizes = np.maximum(total - b - 1, 0).ravel()
+        return np.concatenate([[0], np.cumsum(sizes)])
+
+    def _play_rank(self, codes) -> np.ndarray:
+        """Where normal-play ``codes`` sit among the sorted codes when every normal-play
+        position is held (an index in range in any case; the caller checks it holds the code).
+        """
+        span = self.pegs + 1
+        starts = self._play_starts
+        stretch, c = np.divmod(codes, span)
+        at = starts[np.clip(stretch, 0, len(starts) - 1)] + c - 1
+        return np.clip(at, 0, len(self._sorted) - 1)
 
     rows = property(lambda self: self._fields[0])
     b = property(lambda self: self._fields[1])
@@ -263,7 +317,14 @@ class SixPositions(CodeTable):
         phase = np.broadcast_to(np.asarray(phase, dtype=np.int64), b.shape)
         fine = _fields_in_range(b, c, o, phase, self.pegs)
         codes = encode(b, c, o, phase, self.pegs)
-        at = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
+        # Arithmetic finds normal-play positions, a binary search the rest (a gather, where
+        # a search over millions of positions misses the cache at every step).
+        at = self._play_rank(codes)
+        missed = self._sorted[at] != codes
+        if missed.any():
+            at[missed] = np.minimum(
+                np.searchsorted(self._sorted, codes[missed]), len(self._sorted) - 1
+            )
         held = fine & (self._sorted[at] == codes) & (codes != self.rules.win_code)
         if not held.all():
             i = int(np.argmin(held))
