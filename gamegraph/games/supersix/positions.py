@@ -60,8 +60,11 @@ def encode(b, c, o, phase, pegs):
     span = pegs + 1
     b, c, o, phase = (np.asarray(x, dtype=np.int64) for x in (b, c, o, phase))
     play = (_LIDS * (b + c + o) + b) * span + c
+    in_play = phase == PLAY
+    if in_play.all():  # nearly every position: no first-round codes to make
+        return np.asarray(play)
     first_round = _first_round_base(pegs) + (((phase - 1) * 2 + b) * span + c) * span + o
-    return np.where(phase == PLAY, play, first_round)
+    return np.where(in_play, play, first_round)
 
 
 def decode(codes, pegs):
@@ -72,6 +75,8 @@ def decode(codes, pegs):
     rest, c = np.divmod(codes, span)
     total, b = np.divmod(rest, _LIDS)
     o = total - b - c
+    if not first_round.any():
+        return b, c, o, np.zeros(codes.shape, dtype=np.int64)
     # The first round's few positions, where there are any.
     block, rest = np.divmod(codes - _first_round_base(pegs), span * span)
     phase = np.where(first_round, block // 2 + 1, PLAY)
@@ -115,12 +120,12 @@ class SuperSixBatch(BatchRules):
         first round's positions, in code order.
         """
         pegs = self.pegs
-        total, b, c = np.meshgrid(
-            np.arange(pegs + 1), np.arange(_LIDS), np.arange(pegs + 1), indexing="ij"
-        )
-        keep = (c >= 1) & (total - b - c >= 1)
-        total, b, c = total[keep], b[keep], c[keep]
-        parts = [encode(b, c, total - b - c, PLAY, pegs)]
+        # A stretch of codes per (total, b): c = 1 .. total - b - 1 after (6 total + b) * span.
+        total, b = np.meshgrid(np.arange(pegs + 1), np.arange(_LIDS), indexing="ij")
+        counts = np.maximum(total - b - 1, 0).ravel()
+        heads = (_LIDS * total + b).ravel() * (pegs + 1) + 1
+        offsets = np.arange(int(counts.sum()), dtype=np.int64)
+        parts = [offsets + np.repeat(heads - (np.cumsum(counts) - counts), counts)]
         if self.game.rules == "first-round":
             first, second = self.game.hands
             extra = [(0, first, second, FIRST_THROW)]
@@ -137,6 +142,8 @@ class SuperSixBatch(BatchRules):
         the game gives: roll on or stop after shedding a peg, hand over after a take.
         """
         pegs, win = self.pegs, self.win_code
+        if not len(codes) or codes.max() < _first_round_base(pegs):
+            return self._expand_play(codes)
         b, c, o, phase = decode(codes, pegs)
         play = phase == PLAY
         handed = np.where(phase == FIRST_THROW, SECOND_THROW, PLAY)
@@ -175,6 +182,45 @@ class SuperSixBatch(BatchRules):
             option_target=target[valid],
             option_move=move[valid],
             option_passes=passes[valid],
+        )
+
+    def _expand_play(self, codes) -> Expansion:
+        """:meth:`expand` for normal-play positions only (all but the first round's few),
+        the same arrays: each target is the code moved by a constant or rebuilt from ``o``.
+        """
+        span, win = self.pegs + 1, self.win_code
+        stretch, c = np.divmod(codes, span)  # stretch: 6 (b + c + o) + b
+        b = stretch % _LIDS
+        o = stretch // _LIDS - b - c
+        head = codes - c  # the code of b/0/o + c, so head + x is b/x/(total - b - x)
+        won = c == 1
+        m = len(codes)
+        weight = np.stack([SOCKETS - b, b, np.ones(m, dtype=np.int64)], axis=1)
+        live = weight > 0
+        # The options of the three outcomes side by side: place and roll on, place and
+        # stop, take, pit and roll on, pit and stop (``expand`` without its empty slot).
+        target = np.empty((m, 5), dtype=np.int64)
+        target[:, 0] = np.where(won, win, codes + span - 1)  # b+1/c-1/o
+        target[:, 1] = head + span + o  # b+1/o/c-1, the opponent's throw
+        target[:, 2] = head - span + o  # b-1/o/c+1
+        target[:, 3] = np.where(won, win, codes - _LIDS * span - 1)  # b/c-1/o
+        target[:, 4] = head - _LIDS * span + o  # b/o/c-1
+        valid = np.empty((m, 5), dtype=bool)
+        valid[:, 0] = live[:, 0]
+        valid[:, 1] = live[:, 0] & ~won
+        valid[:, 2] = live[:, 1]
+        valid[:, 3] = True
+        valid[:, 4] = ~won
+        moves = np.array([CONTINUE, STOP, TAKE, CONTINUE, STOP], dtype=np.int32)
+        outcome_number = (np.cumsum(live.ravel()) - 1).reshape(m, 3)
+        return Expansion(
+            outcome_state=np.repeat(np.arange(m, dtype=np.int64), live.sum(axis=1)),
+            outcome_weight=weight[live],
+            denominator=6,
+            option_outcome=outcome_number[:, [0, 0, 1, 2, 2]][valid],
+            option_target=target[valid],
+            option_move=np.broadcast_to(moves, valid.shape)[valid],
+            option_passes=np.broadcast_to(moves != CONTINUE, valid.shape)[valid],
         )
 
     # -- readable states ----------------------------------------------------------
