@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels
+from . import _kernels, _small
 from .csr import expand_ranges
 
 #: Graphs with at least this many states are condensed by the compiled kernel when numba
@@ -65,13 +65,18 @@ def condense(graph) -> Condensation:
             n, graph.outcome_ptr, graph.option_ptr, graph.option_target
         )
         return Condensation(component=component, cyclic=cyclic, levels=levels)
-    from scipy.sparse import csr_matrix  # here, not at import: scipy takes 0.1 s to load
-    from scipy.sparse.csgraph import connected_components
-
     sources = graph.outcome_state[graph.option_outcome]
     targets = graph.option_target
-    adjacency = csr_matrix((np.ones(len(targets), dtype=np.int8), (sources, targets)), shape=(n, n))
-    n_comp, component = connected_components(adjacency, directed=True, connection="strong")
+    if n <= _small.MAX_STATES:  # Tarjan in Python: a few ms, less than importing scipy
+        n_comp, component = _small.strong_components(graph.option_ptr[graph.outcome_ptr], targets)
+    else:
+        from scipy.sparse import csr_matrix  # here, not at import: scipy takes 0.2 s to load
+        from scipy.sparse.csgraph import connected_components
+
+        adjacency = csr_matrix(
+            (np.ones(len(targets), dtype=np.int8), (sources, targets)), shape=(n, n)
+        )
+        n_comp, component = connected_components(adjacency, directed=True, connection="strong")
 
     sizes = np.bincount(component, minlength=n_comp)
     cyclic = sizes > 1

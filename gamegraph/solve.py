@@ -33,7 +33,12 @@ state in the components' order, a cyclic component by Gauss-Seidel value iterati
 extrapolation until its estimated error is below ``tol / 100``, or, when it is large and its
 states can be numbered within a narrow band, by policy iteration with banded linear solves
 (a component that does not settle in ``max_iter`` sweeps is handed to the numpy code
-above). ``engine="numpy"`` forces the level-by-level numpy code; exact solves always use it.
+above). A small graph (:mod:`gamegraph._small`: at most 5,000 states, no cyclic component
+of more than 250) is solved by the numpy code instead, each cyclic component's linear
+system as a dense matrix, since loading numba and scipy would take longer than the solve
+(0.7 s against 10 ms for Pig to 10): its values agree with the kernels' to rounding.
+``engine="numpy"`` forces the level-by-level numpy code with sparse solves, ``"numba"``
+the kernels; exact solves always use the numpy code.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _kernels
+from . import _kernels, _small, _threads
 from ._checks import check_int, check_positive
 from ._progress import progress_bar
 from ._threads import limit_blas
@@ -314,6 +319,7 @@ class _Solver:
             self.choice[:] = policy.choice
         self.iterations = 0
         self.kernel = False  # solve in the compiled kernels (floats only)
+        self.dense = False  # cyclic components as dense matrices (small graphs, floats)
 
     def _use_scaled_integers(self):
         """Exact values of an acyclic graph as integers over one common denominator.
@@ -462,7 +468,15 @@ class _Solver:
         cols = np.concatenate([np.arange(m), position[target[inside]]])
         signed = np.where(passes[inside], p[inside], -p[inside])
         coefficients = np.concatenate([np.full(m, self.one, dtype=signed.dtype), signed])
-        self.values[block.states] = solve_sparse(rows, cols, coefficients, b, m, exact=self.exact)
+        if self.dense:  # one system per component (no option joins two of one level)
+            group = graph.condensation.component[block.states]
+            self.values[block.states] = _small.solve_block_diagonal(
+                rows, cols, coefficients, b, group
+            )
+        else:
+            self.values[block.states] = solve_sparse(
+                rows, cols, coefficients, b, m, exact=self.exact
+            )
 
     def solve_cyclic(self, block):
         if self.fixed is not None:
@@ -695,12 +709,43 @@ def _check_policy_ends(graph, policy, kernel=False):
         )
 
 
-def _use_kernel(engine, exact, method="policy"):
-    """Whether to solve in the compiled kernels; checks ``engine``."""
+def _engine(graph, engine, exact, method="policy"):
+    """Where to solve: ``"numba"`` (the compiled kernels), ``"small"`` (the numpy code with
+    a dense solve per cyclic component: no scipy, no numba) or ``"numpy"``; checks ``engine``.
+    """
     resolved = _kernels.resolve_engine(engine, "the numba solver engine")
-    if exact or resolved == "numpy":
+    if exact or engine == "numpy":
+        return "numpy"
+    if engine == "auto" and method == "policy" and _small_enough(graph):
+        return "small"
+    if resolved == "numba" and (engine == "numba" or method == "policy"):
+        return "numba"
+    return "numpy"
+
+
+def _small_enough(graph) -> bool:
+    """Whether ``graph`` is solved faster without numba and scipy than by loading them:
+    at most :data:`gamegraph._small.MAX_STATES` states, and no cyclic component of more
+    than :data:`gamegraph._small.MAX_COMPONENT`.
+    """
+    if graph.n_states > _small.MAX_STATES:
         return False
-    return engine == "numba" or method == "policy"
+    condensation = graph.condensation
+    if not condensation.cyclic.any():
+        return True
+    sizes = np.bincount(condensation.component, minlength=condensation.n_components)
+    return int(sizes[condensation.cyclic].max()) <= _small.MAX_COMPONENT
+
+
+def _limit_blas(threads, engine):
+    """:func:`gamegraph._threads.limit_blas`; on the small path only the BLAS already loaded
+    (numpy's) is limited, since loading scipy's to limit it takes 0.2 s and it is not called.
+    """
+    if engine != "small":
+        return limit_blas(threads)
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=_threads.blas_threads(threads), user_api="blas")
 
 
 def _limit(exact_limit):
@@ -813,7 +858,9 @@ def solve(
     engine : {"auto", "numba", "numpy"}
         Where a float solve runs: ``"numba"`` in the compiled kernels (needs the ``fast``
         extra), ``"numpy"`` level by level in numpy, ``"auto"`` in the kernels when numba
-        is installed and ``method`` is ``"policy"``. Exact solves always run in numpy.
+        is installed and ``method`` is ``"policy"``, except that a small graph is solved
+        level by level with a dense solve per cyclic component, loading neither numba nor
+        scipy (see the module docstring). Exact solves always run in numpy.
     blas_threads : int or None
         Threads BLAS may use during the call, a whole number from 1 to 1,024; None takes
         the environment variable ``GAMEGRAPH_BLAS_THREADS``, or 1 when it is unset. The
@@ -837,13 +884,14 @@ def solve(
     Fraction(14103327415, 176319369216)
     """
     _check(tol, max_iter, method)
-    kernel = _use_kernel(engine, exact, method)
+    where = _engine(graph, engine, exact, method)
     if exact:
         _check_exact_memory(graph)
         check_exact_cost(graph, _limit(exact_limit))
-    with limit_blas(blas_threads):
+    with _limit_blas(blas_threads, where):
         solver = _Solver(graph, exact, None, tol, max_iter, method)
-        solver.kernel = kernel
+        solver.kernel = where == "numba"
+        solver.dense = where == "small"
         try:
             residual = _run(solver, progress, "solving")
         except ConvergenceError as error:
@@ -903,13 +951,14 @@ def evaluate(
     >>> evaluate(graph, hilo, exact=True).start_value
     Fraction(660001525, 8264970432)
     """
-    kernel = _use_kernel(engine, exact)
+    where = _engine(graph, engine, exact)
     policy.check(graph)
-    _check_policy_ends(graph, policy, kernel)
+    _check_policy_ends(graph, policy, where == "numba")
     if exact:
         check_exact_cost(graph, _limit(exact_limit), what="an exact evaluation")
-    with limit_blas(blas_threads):
+    with _limit_blas(blas_threads, where):
         solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
-        solver.kernel = kernel
+        solver.kernel = where == "numba"
+        solver.dense = where == "small"
         residual = _run(solver, progress, "evaluating")
     return Solution(graph, solver.exact_values(), policy, exact, 0, residual)
