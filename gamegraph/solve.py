@@ -320,6 +320,7 @@ class _Solver:
         self.iterations = 0
         self.kernel = False  # solve in the compiled kernels (floats only)
         self.dense = False  # cyclic components as dense matrices (small graphs, floats)
+        self.blas_threads = None  # the caller's blas_threads, for the kernels' fallback
 
     def _use_scaled_integers(self):
         """Exact values of an acyclic graph as integers over one common denominator.
@@ -592,7 +593,10 @@ class _Solver:
         fixed = self.fixed is not None
 
         def fallback(states):
-            self.solve_cyclic(_Block(self.graph, states))
+            # scipy (and its BLAS, which a limit set before it is loaded does not reach)
+            # only now: most kernel solves never need it.
+            with limit_blas(self.blas_threads):
+                self.solve_cyclic(_Block(self.graph, states))
 
         sweeps, residual = _kernels.solve(
             self.graph,
@@ -738,10 +742,11 @@ def _small_enough(graph) -> bool:
 
 
 def _limit_blas(threads, engine):
-    """:func:`gamegraph._threads.limit_blas`; on the small path only the BLAS already loaded
-    (numpy's) is limited, since loading scipy's to limit it takes 0.2 s and it is not called.
+    """:func:`gamegraph._threads.limit_blas` for the numpy engine; on the small path and in
+    the kernels only the BLAS already loaded (numpy's) is limited: loading scipy's to limit
+    it takes 0.2 s, and scipy is not called (the kernels' fallback limits it when it is).
     """
-    if engine != "small":
+    if engine == "numpy":
         return limit_blas(threads)
     from threadpoolctl import threadpool_limits
 
@@ -892,6 +897,7 @@ def solve(
         solver = _Solver(graph, exact, None, tol, max_iter, method)
         solver.kernel = where == "numba"
         solver.dense = where == "small"
+        solver.blas_threads = blas_threads
         try:
             residual = _run(solver, progress, "solving")
         except ConvergenceError as error:
@@ -960,5 +966,6 @@ def evaluate(
         solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
         solver.kernel = where == "numba"
         solver.dense = where == "small"
+        solver.blas_threads = blas_threads
         residual = _run(solver, progress, "evaluating")
     return Solution(graph, solver.exact_values(), policy, exact, 0, residual)

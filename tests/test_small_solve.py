@@ -173,3 +173,35 @@ def test_a_small_solve_loads_neither_numba_nor_scipy(graphs):
     exact = solve(graphs["pig-10"], exact=True).start_value
     assert out[0] == str(round(float(exact), 12))
     assert out[1] == "[]"
+
+
+@needs_numba
+def test_the_kernels_load_no_scipy_unless_they_fall_back():
+    code = (
+        "import sys\n"
+        "from gamegraph import build, solve\n"
+        "from gamegraph.games.ur import Ur\n"
+        "solve(build(Ur(pieces=1)), engine='numba')\n"
+        "assert 'numba' in sys.modules and 'scipy.sparse' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+@needs_numba
+def test_the_kernels_fallback_limits_blas_with_scipys(graphs, monkeypatch):
+    """A component the kernels hand to the numpy code is solved under limit_blas, which
+    loads scipy's BLAS before limiting it (the kernels themselves limit only numpy's)."""
+    asked = []
+    real = solve_module.limit_blas
+
+    def recording(threads=None):
+        asked.append(threads)
+        return real(threads)
+
+    monkeypatch.setattr(solve_module, "limit_blas", recording)
+    graph = graphs["ur-1"]
+    reference = solve(graph, engine="numba", blas_threads=2)
+    assert asked == []
+    cut = solve(graph, engine="numba", max_iter=2, blas_threads=2)  # sweeps cut short
+    assert asked and set(asked) == {2}
+    assert close(cut.values, reference.values)
