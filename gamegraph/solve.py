@@ -741,12 +741,13 @@ def _small_enough(graph) -> bool:
     return int(sizes[condensation.cyclic].max()) <= _small.MAX_COMPONENT
 
 
-def _limit_blas(threads, engine):
-    """:func:`gamegraph._threads.limit_blas` for the numpy engine; on the small path and in
-    the kernels only the BLAS already loaded (numpy's) is limited: loading scipy's to limit
-    it takes 0.2 s, and scipy is not called (the kernels' fallback limits it when it is).
+def _limit_blas(threads, engine, graph):
+    """:func:`gamegraph._threads.limit_blas` where the numpy engine makes sparse solves (a
+    graph with cycles); on the small path, in the kernels and on a graph without cycles
+    only the BLAS already loaded (numpy's) is limited: loading scipy's to limit it takes
+    0.2 s, and scipy is not called (the kernels' fallback limits it when it is).
     """
-    if engine == "numpy":
+    if engine == "numpy" and graph.condensation.cyclic.any():
         return limit_blas(threads)
     from threadpoolctl import threadpool_limits
 
@@ -893,7 +894,7 @@ def solve(
     if exact:
         _check_exact_memory(graph)
         check_exact_cost(graph, _limit(exact_limit))
-    with _limit_blas(blas_threads, where):
+    with _limit_blas(blas_threads, where, graph):
         solver = _Solver(graph, exact, None, tol, max_iter, method)
         solver.kernel = where == "numba"
         solver.dense = where == "small"
@@ -962,7 +963,7 @@ def evaluate(
     _check_policy_ends(graph, policy, where == "numba")
     if exact:
         check_exact_cost(graph, _limit(exact_limit), what="an exact evaluation")
-    with _limit_blas(blas_threads, where):
+    with _limit_blas(blas_threads, where, graph):
         solver = _Solver(graph, exact, policy, 1e-13, 1, "policy")
         solver.kernel = where == "numba"
         solver.dense = where == "small"

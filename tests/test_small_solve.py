@@ -164,6 +164,8 @@ def test_a_small_solve_loads_neither_numba_nor_scipy(graphs):
         "graph = build(Pig(goal=10))\n"
         "solution = solve(graph)\n"
         "evaluate(graph, solution.policy)\n"
+        "from gamegraph.games.jackpot import Jackpot\n"
+        "solve(build(Jackpot(cells=6)), exact=True)  # no cycle: no linear solve either\n"
         "print(round(float(solution.start_value), 12))\n"
         "print(sorted(m for m in ('numba', 'llvmlite', 'scipy', 'tqdm') if m in sys.modules))\n"
     )
