@@ -26,9 +26,9 @@ build, solve
     the time inside :func:`gamegraph.build` and inside :func:`gamegraph.solve` or
     :func:`gamegraph.evaluate` (the outermost call; their modules' functions are wrapped
     as the modules are imported, so every caller gets the wrapped ones).
-output
-    the last build or solve to the interpreter's exit handlers: summaries, notation,
-    tables, the printing.
+other
+    from the first build or solve to the interpreter's exit handlers, the time in neither:
+    policies made from agents, decision tables, summaries, notation, the printing.
 exit
     the exit handlers to the parent seeing the process gone (interpreter teardown).
 
@@ -277,7 +277,7 @@ def run_wrapped(command: Command, side: Side, check: Checks) -> dict:
         if not ok:
             return {}
         marks = json.loads(marks_file.read_text())
-    first, last = marks["first"], marks["last"]
+    first = marks["first"]
     work_start = first if first is not None else marks["atexit"]
     parsed = marks["parsed"] if marks["parsed"] is not None else work_start
     return {
@@ -286,7 +286,7 @@ def run_wrapped(command: Command, side: Side, check: Checks) -> dict:
         "setup": work_start - parsed,
         "build": marks["build"],
         "solve": marks["solve"],
-        "output": marks["atexit"] - (last if last is not None else work_start),
+        "other": marks["atexit"] - work_start - marks["build"] - marks["solve"],
         "exit": end - marks["atexit"],
         "worked": first is not None,
     }
@@ -304,11 +304,11 @@ def table(chosen: list[Command], side: Side) -> None:
     print(
         f"\n{side.name}: whole commands, each a fresh process (best of the rounds); the "
         "breakdown is the fastest\nrun under the phase wrapper (start-up: to the parsed "
-        "arguments; setup: to the first build or solve;\noutput: the last build or solve to "
-        "the exit handlers; exit: interpreter teardown)\n"
+        "arguments; setup: to the first build or solve;\nother: after that, the time in "
+        "neither build nor solve, to the exit handlers; exit: interpreter teardown)\n"
     )
     heads = ("command", "whole", "- python", "cpu", "start-up", "setup", "build", "solve")
-    heads += ("output", "exit", "target", "")
+    heads += ("other", "exit", "target", "")
     widths = (38, 8, 9, 8, 9, 8, 8, 8, 8, 8, 22, 6)
     print(" ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip())
     for c in chosen:
@@ -316,9 +316,9 @@ def table(chosen: list[Command], side: Side) -> None:
         cells = [c.shown, fmt_time(wall), "" if c.key == "python" else fmt_time(wall - python)]
         cells.append(fmt_time(cpu))
         worked = phases.get("worked", False)
-        for name in ("start-up", "setup", "build", "solve", "output", "exit"):
+        for name in ("start-up", "setup", "build", "solve", "other", "exit"):
             value = phases.get(name)
-            blank = value is None or (name in ("setup", "build", "solve", "output") and not worked)
+            blank = value is None or (name in ("setup", "build", "solve", "other") and not worked)
             blank = blank or (name == "setup" and c.argv[0] == "-c")
             cells.append("-" if blank else fmt_time(value))
         if c.target is None:
