@@ -19,13 +19,18 @@ HEATMAP_DEFAULT_HIGH = 130
 #: The most pegs `supersix lp` takes (:data:`gamegraph.games.supersix.relaxation.LP_MAX_PEGS`,
 #: without importing numpy here).
 LP_MAX_PEGS = 40
+#: The rule sets (:data:`gamegraph.games.supersix.RULESETS`; the package would load numpy
+#: before the arguments are read, and an argument error would wait for it).
+RULESETS = ("free", "first-round")
+#: The top-level command this module registers, with its line in ``gamegraph --help``.
+COMMANDS = {"supersix": "Super Six (two players, five sockets and a pit)"}
 
 
 def add_commands(subparsers) -> None:
     """Register the supersix subcommands on the top-level ``GAME`` subparsers."""
     from .explore import add_explore
 
-    game = subparsers.add_parser("supersix", help="Super Six (two players, five sockets and a pit)")
+    game = subparsers.add_parser("supersix", help=COMMANDS["supersix"])
     commands = game.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )
@@ -57,8 +62,12 @@ def add_commands(subparsers) -> None:
 
 
 def _size_options(parser) -> None:
-    from ..games.supersix import RULESETS
+    """--pegs, --hands and --rules, without importing the game.
 
+    >>> from gamegraph.games.supersix import RULESETS as rule_sets, relaxation
+    >>> RULESETS == rule_sets and LP_MAX_PEGS == relaxation.LP_MAX_PEGS
+    True
+    """
     parser.add_argument(
         "--pegs",
         type=whole(-(10**9), "pegs"),
