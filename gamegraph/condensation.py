@@ -67,7 +67,7 @@ def condense(graph) -> Condensation:
         return Condensation(component=component, cyclic=cyclic, levels=levels)
     sources = graph.outcome_state[graph.option_outcome]
     targets = graph.option_target
-    if n <= _small.MAX_STATES:  # Tarjan in Python: a few ms, less than importing scipy
+    if n <= _small.SEARCH_MAX_STATES:  # in Python: less time than importing scipy
         n_comp, component = _small.strong_components(graph.option_ptr[graph.outcome_ptr], targets)
     else:
         from scipy.sparse import csr_matrix  # here, not at import: scipy takes 0.2 s to load
