@@ -4,34 +4,91 @@ The flow runs one way: rules -> :func:`build` -> :class:`StateGraph` ->
 :func:`solve` / :func:`evaluate` / :func:`propagate` / :func:`simulate` ->
 :mod:`gamegraph.analysis` (results) -> :mod:`gamegraph.renderers` (drawings) ->
 :mod:`gamegraph.cli` (the ``gamegraph`` command).
+
+``import gamegraph`` loads none of the library: each name below is imported the first
+time it is used, so that the command line's ``--help`` loads no numpy.
 """
 
+import sys
+import types
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from . import _environment
+from .errors import (
+    ConvergenceError,
+    GameGraphError,
+    InvalidArgumentError,
+    InvalidRulesError,
+    MissingExtraError,
+    NonTerminatingGameError,
+    OutputError,
+    RenderError,
+    UnknownNameError,
+)
 
 # Under an address-space limit (ulimit -v), BLAS must not start a thread per core: set
 # before numpy is imported (gamegraph._environment).
 _environment.cap_blas_threads()
 
-try:
+if TYPE_CHECKING:
     from .batch import BatchRules, Expansion
     from .build import build
-    from .errors import (
-        ConvergenceError,
-        GameGraphError,
-        InvalidArgumentError,
-        InvalidRulesError,
-        MissingExtraError,
-        NonTerminatingGameError,
-        OutputError,
-        RenderError,
-        UnknownNameError,
-    )
     from .graph import StateGraph
     from .policy import MarkovChain, Policy
     from .rules import Option, Outcome, Rules, decision, throw
     from .solve import Solution, evaluate, solve
-except (ImportError, MemoryError, OSError, SystemError) as _error:  # ulimit -v
-    _environment.failed_to_start(_error)
+
+#: The module each public name is imported from, on first use.
+_HOMES = {
+    "BatchRules": "batch",
+    "Expansion": "batch",
+    "build": "build",
+    "StateGraph": "graph",
+    "MarkovChain": "policy",
+    "Policy": "policy",
+    "Option": "rules",
+    "Outcome": "rules",
+    "Rules": "rules",
+    "decision": "rules",
+    "throw": "rules",
+    "Solution": "solve",
+    "evaluate": "solve",
+    "solve": "solve",
+}
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        value = getattr(import_module(f"{__name__}.{home}"), name)
+    except (ImportError, MemoryError, OSError, SystemError) as error:  # ulimit -v
+        _environment.failed_to_start(error)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
+
+class _Package(types.ModuleType):
+    """The package, whose attributes ``build`` and ``solve`` are the functions.
+
+    The import system binds each submodule it loads to the package's attribute of that
+    name; the modules ``gamegraph.build`` and ``gamegraph.solve`` must not take the place
+    of the functions (they stay in ``sys.modules``).
+    """
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _HOMES and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "build",

@@ -7,6 +7,7 @@ numpy integer is as good as an ``int``.
 
 Examples
 --------
+>>> import numpy as np
 >>> check_int(np.int64(3), "pieces", low=1, high=7)
 3
 >>> check_int(True, "pieces", low=1)
@@ -20,9 +21,8 @@ gamegraph.errors.InvalidArgumentError: pieces must be a whole number >= 1, got T
 from __future__ import annotations
 
 import math
+import sys
 from numbers import Real
-
-import numpy as np
 
 from .errors import InvalidArgumentError
 
@@ -32,7 +32,9 @@ MAX_GAMES = 10**9
 
 def is_whole(value) -> bool:
     """True for an ``int`` or numpy integer that is not a ``bool``."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if isinstance(value, int):
+        return not isinstance(value, bool)
+    return isinstance(value, _numpy_types("integer"))
 
 
 def _accepted(low, high) -> str:
@@ -62,13 +64,23 @@ def check_int(value, name: str, *, low: int | None = None, high: int | None = No
 def check_positive(value, name: str) -> float:
     """``value`` as a float, or InvalidArgumentError unless it is a finite number > 0."""
     if (
-        isinstance(value, (bool, np.bool_))
+        isinstance(value, (bool, *_numpy_types("bool_")))
         or not isinstance(value, Real)
         or not math.isfinite(value)
         or not value > 0
     ):
         raise InvalidArgumentError(f"{name} must be a positive number, got {value!r}")
     return float(value)
+
+
+def _numpy_types(name: str) -> tuple:
+    """``(numpy.<name>,)`` if numpy is loaded, else ``()``.
+
+    A value cannot be a numpy number before numpy is loaded; not importing it here lets the
+    command line read and check its arguments without numpy (0.1 s to load).
+    """
+    numpy = sys.modules.get("numpy")
+    return () if numpy is None else (getattr(numpy, name),)
 
 
 def check_games(value, name: str = "games") -> int:

@@ -19,17 +19,16 @@ Three things outside gamegraph's input have ended runs in a traceback or a hang:
   cache. :func:`settle_matplotlib` points ``MPLCONFIGDIR`` at a private folder instead
   (the command line only, before matplotlib is imported).
 
-Nothing here imports numpy or any other third-party package.
+Nothing here imports numpy or any other third-party package, and what only a failure
+needs (``ast``, ``tempfile``: 15 ms) is imported when it happens: every command starts here.
 """
 
 from __future__ import annotations
 
-import ast
 import errno
 import os
 import stat
 import sys
-import tempfile
 
 #: The environment variables that set how many threads a BLAS library starts with.
 BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -67,16 +66,23 @@ def address_room() -> int | None:
 #: scipy and OpenBLAS take about 100 MiB, numba and LLVM about 180 MiB more. With less,
 #: OpenBLAS can loop for ever retrying its buffer, so the command line refuses to begin.
 START_ROOM = 256 * 2**20
+#: Address space numpy and its OpenBLAS (one thread) take, about 85 MiB: needed besides
+#: :data:`START_ROOM` when the command line started without numpy (``gamegraph`` imports
+#: it where it is used).
+NUMPY_ROOM = 96 * 2**20
 
 
 def too_little_room() -> str | None:
-    """One line if an address-space limit leaves less than :data:`START_ROOM`, else None."""
+    """One line if an address-space limit leaves less than :data:`START_ROOM` (plus
+    :data:`NUMPY_ROOM` if numpy is not loaded yet), else None.
+    """
     room = address_room()
-    if room is None or room >= START_ROOM:
+    needed = START_ROOM + (0 if "numpy" in sys.modules else NUMPY_ROOM)
+    if room is None or room >= needed:
         return None
     return (
         f"{_limit_text(address_limit())} leaves {room // 2**20} MiB; gamegraph needs "
-        f"{START_ROOM // 2**20} MiB more than it starts with to load numpy, scipy and numba: "
+        f"{needed // 2**20} MiB more than it starts with to load numpy, scipy and numba: "
         f"raise the limit"
     )
 
@@ -111,7 +117,9 @@ def load_failure(error: BaseException) -> str | None:
     limit = address_limit()
     if limit is None:
         return None
-    if isinstance(error, MemoryError):
+    if isinstance(error, (MemoryError, SystemError)):
+        # Out of memory while importing, CPython can also fail with "SystemError: error
+        # return without exception set" (numpy under ulimit -v 95 MiB).
         return f"ran out of memory under {_limit_text(limit)}; try a smaller game or raise it"
     if isinstance(error, ModuleNotFoundError) or not isinstance(error, (ImportError, OSError)):
         return None
@@ -176,6 +184,8 @@ def failed_to_start(error: BaseException) -> None:
 
 def no_temporary_folder(error: BaseException) -> str | None:
     """One line for Python's "No usable temporary directory found in [...]", or None."""
+    import ast
+
     reason = getattr(error, "strerror", None)
     if not isinstance(error, OSError) or not isinstance(reason, str):
         return None
@@ -218,6 +228,8 @@ def private_folder(kind: str) -> tuple[str, str]:
     Made with mode 0700; an existing one is taken only if it is a real folder (not a
     symbolic link) owned by this user and closed to others: what is cached there runs.
     """
+    import tempfile
+
     uid = os.geteuid() if hasattr(os, "geteuid") else 0
     try:
         folder = os.path.join(tempfile.gettempdir(), f"gamegraph-{kind}-{uid}")

@@ -20,6 +20,9 @@ from ._common import add_quiet, decimal_number, integer, whole
 GAMES = ("jackpot", "supersix", "ur")
 #: Super Six's default size: 84 states, a page that reads at a glance.
 SUPERSIX_PEGS = 8
+#: Super Six's rule sets (:data:`gamegraph.games.supersix.RULESETS`: the package would load
+#: numpy before the arguments are read, and an argument error would wait for it).
+SUPERSIX_RULESETS = ("free", "first-round")
 #: Ur's piece counts on offer (3 pieces: 263,122 states, a page of about 20 MB).
 UR_PIECES = (1, 2, 3)
 UR_AGENTS = ("greedy", "first", "last")
@@ -27,7 +30,12 @@ _UR_FIXED = ("first", "last", "greedy", "gain")
 
 
 def add_explore(commands, game: str) -> None:
-    """Register ``explore`` on a game's ``commands`` subparsers (``game``: one of GAMES)."""
+    """Register ``explore`` on a game's ``commands`` subparsers (``game``: one of GAMES).
+
+    >>> from gamegraph.games.supersix import RULESETS
+    >>> SUPERSIX_RULESETS == RULESETS
+    True
+    """
     if game not in GAMES:
         raise UnknownNameError("game", game, GAMES)
     parser = commands.add_parser(
@@ -47,15 +55,15 @@ def add_explore(commands, game: str) -> None:
             "(default all)",
         )
     elif game == "supersix":
-        from ..games.supersix import RULESETS
-
         parser.add_argument(
             "--pegs",
             type=whole(2, "pegs"),
             default=SUPERSIX_PEGS,
             help=f"total pegs, split evenly (default {SUPERSIX_PEGS}; 130 pegs is 48,396 states)",
         )
-        parser.add_argument("--rules", choices=RULESETS, default="free", help="default free")
+        parser.add_argument(
+            "--rules", choices=SUPERSIX_RULESETS, default="free", help="default free"
+        )
     else:
         from ..games.ur import RULESETS
 

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from ._common import add_quiet
 
+#: The top-level command this module registers, with its line in ``gamegraph --help``
+#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+COMMANDS = {
+    "gallery": "build the gallery: Jackpot, Super Six, Ur and Yahtzee diagrams, figures, tables"
+}
+
 
 def add_commands(subparsers) -> None:
     """Register ``gallery`` on the top-level subparsers."""
     gallery = subparsers.add_parser(
         "gallery",
-        help="build the gallery: Jackpot, Super Six, Ur and Yahtzee diagrams, figures, tables",
+        help=COMMANDS["gallery"],
         description="Build every diagram, figure, interactive page and results table into "
         "FOLDER, with an index.html to open (about a minute).",
     )

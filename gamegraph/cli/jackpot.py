@@ -29,6 +29,9 @@ GRAPH_VIEWS = ("full", "likely", "threshold", "around", "diff")
 MAX_DEPTH = 50
 #: The policies `layers` compares unless told otherwise.
 LAYER_AGENTS = ("min", "last", "hilo", "optimal")
+#: The top-level command this module registers, with its line in ``gamegraph --help``
+#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+COMMANDS = {"jackpot": "the Jackpot dice game (one player, 9 cells)"}
 
 
 def add_commands(subparsers) -> None:
@@ -36,7 +39,7 @@ def add_commands(subparsers) -> None:
     from ..games.jackpot import AGENTS
     from .explore import add_explore
 
-    jackpot = subparsers.add_parser("jackpot", help="the Jackpot dice game (one player, 9 cells)")
+    jackpot = subparsers.add_parser("jackpot", help=COMMANDS["jackpot"])
     commands = jackpot.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )

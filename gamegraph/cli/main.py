@@ -22,8 +22,19 @@ except (ImportError, MemoryError, OSError, SystemError) as _error:  # ulimit -v
     _environment.failed_to_start(_error)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``gamegraph`` argument parser with every game's subcommands."""
+#: The modules that register the top-level commands, in the order ``--help`` lists them.
+_MODULES = (jackpot, supersix, ur, yahtzee, gallery, own_game)
+
+
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The ``gamegraph`` argument parser with every game's subcommands.
+
+    Given the arguments it is for, ``argv``, only the command they name gets its
+    subcommands and options; every other command is listed by its name and help line
+    alone, from the ``COMMANDS`` of the module that registers it. A game's options can need
+    its package (its rule sets, its agents, which load numpy): ``gamegraph --help`` then
+    imports none of them, and ``gamegraph ur ...`` only Ur's.
+    """
     summary, _, details = __doc__.partition("\n\n")
     parser = Parser(
         prog="gamegraph",
@@ -32,13 +43,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"gamegraph {__version__}")
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME", parser_class=Parser)
-    jackpot.add_commands(games)
-    supersix.add_commands(games)
-    ur.add_commands(games)
-    yahtzee.add_commands(games)
-    gallery.add_commands(games)
-    own_game.add_commands(games)
+    named = None if argv is None else _command(argv)
+    for module in _MODULES:
+        lines = getattr(module, "COMMANDS", None)
+        if named is None or lines is None or named in lines:
+            module.add_commands(games)
+        else:
+            for name, line in lines.items():
+                games.add_parser(name, help=line)
     return parser
+
+
+def _command(argv) -> str:
+    """The command ``argv`` names: its first word that is not an option (the top level's
+    options take no value), or "" if there is none.
+    """
+    words = list(argv)
+    for at, word in enumerate(words):
+        if word == "--":
+            return words[at + 1] if at + 1 < len(words) else ""
+        if not word.startswith("-"):
+            return word
+    return ""
 
 
 def main(argv=None, out=None) -> int:
@@ -61,10 +87,13 @@ def main(argv=None, out=None) -> int:
     sys.stderr = _output.Forgiving(stderr)
     try:
         return _run(argv, out)
-    except MemoryError as error:
+    except (MemoryError, SystemError) as error:
         # The guards estimate memory before the work (gamegraph._memory), but other programs
         # can take it meanwhile, a user's game may not know its size in advance, and under
-        # a tight ulimit -v even building the argument parser can fail.
+        # a tight ulimit -v even building the argument parser can fail (CPython may then
+        # raise SystemError while importing numpy).
+        if isinstance(error, SystemError) and _environment.load_failure(error) is None:
+            raise
         sys.stderr.write(
             f"gamegraph: error: {_environment.load_failure(error)}\n"
             if _environment.address_limit() is not None
@@ -95,12 +124,16 @@ def main(argv=None, out=None) -> int:
 
 
 def _run(argv, out: _output.Output) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser.parse_args(argv)
+        args = build_parser(argv).parse_args(argv)
+        if "run" not in args:  # a command listed but not filled in: cannot happen, but cheap
+            args = build_parser().parse_args(argv)
     except SystemExit:
         out.flush()  # --help and --version wrote to stdout: fail here, not at exit
         raise
+    except (ImportError, OSError) as error:  # a game's options import its package
+        return _cannot_load(error)
     if out.closed:  # ``>&-``: the command could not say what it did; refuse before the work
         raise _output.StdoutFailed(errno.EBADF)
     cramped = _environment.too_little_room()  # ``ulimit -v`` too low to load the libraries
@@ -117,11 +150,17 @@ def _run(argv, out: _output.Output) -> int:
         sys.stderr.write("gamegraph: interrupted\n")
         return 130
     except (ImportError, OSError) as error:
-        # The surroundings, not the input: no usable temporary folder, or a library that
-        # cannot be loaded under an address-space limit (gamegraph._environment).
-        message = _environment.no_temporary_folder(error) or _environment.load_failure(error)
-        if message is None:
-            raise
-        sys.stderr.write(f"gamegraph: error: {message}\n")
-        return 1
+        return _cannot_load(error)
     return 0
+
+
+def _cannot_load(error: ImportError | OSError) -> int:
+    """Status 1 and one line if the surroundings, not the input, raised ``error``: no usable
+    temporary folder, or a library that cannot be loaded under an address-space limit
+    (:mod:`gamegraph._environment`); else ``error`` again.
+    """
+    message = _environment.no_temporary_folder(error) or _environment.load_failure(error)
+    if message is None:
+        raise error
+    sys.stderr.write(f"gamegraph: error: {message}\n")
+    return 1

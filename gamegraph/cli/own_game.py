@@ -30,24 +30,25 @@ _ARG_HELP = (
 )
 #: The diagram views of ``gamegraph graph``: the whole of optimal play, or a part.
 GRAPH_VIEWS = ("full", "likely", "threshold", "around")
+#: The top-level commands this module registers, with each one's line in ``gamegraph --help``
+#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+COMMANDS = {
+    "explore": "any game by its class (module:Class or file.py:Class): an interactive page "
+    "of its graph (.html)",
+    "report": "any game by its class: a report of the game solved (.html, or .md with its "
+    "images beside it)",
+    "graph": "any game by its class: a diagram of optimal play (DOT, PNG, SVG, PDF)",
+}
 
 
 def add_commands(subparsers) -> None:
     """Register ``explore``, ``report`` and ``graph`` on the top-level subparsers."""
-    explore = subparsers.add_parser(
-        "explore",
-        help="any game by its class (module:Class or file.py:Class): an interactive page "
-        "of its graph (.html)",
-    )
+    explore = subparsers.add_parser("explore", help=COMMANDS["explore"])
     _add_spec(explore, "the page to write (.html)")
     add_quiet(explore)
     explore.set_defaults(run=_explore)
 
-    report = subparsers.add_parser(
-        "report",
-        help="any game by its class: a report of the game solved (.html, or .md with its "
-        "images beside it)",
-    )
+    report = subparsers.add_parser("report", help=COMMANDS["report"])
     _add_spec(report, "the report: .html (one self-contained file) or .md (images in NAME_files)")
     report.add_argument(
         "--exact", action="store_true", help="solve in exact fractions (small games only)"
@@ -63,7 +64,7 @@ def _add_graph(subparsers) -> None:
 
     graph = subparsers.add_parser(
         "graph",
-        help="any game by its class: a diagram of optimal play (DOT, PNG, SVG, PDF)",
+        help=COMMANDS["graph"],
         description="A diagram of optimal play. A diagram of more than "
         f"{MAX_DIAGRAM_STATES} states (or {MAX_DIAGRAM_STATES * 5:,} moves) cannot be "
         "read and takes minutes to lay out: it is refused before the layout, and --view "

@@ -14,6 +14,10 @@ from ._common import FORMATS, Parser, add_quiet, add_seed, add_width, finite_jso
 from ._common import games as games_count
 from .report import add_report_command
 
+#: The top-level command this module registers, with its line in ``gamegraph --help``
+#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+COMMANDS = {"ur": "the Royal Game of Ur (finkel, masters, blitz, aseb rules)"}
+
 
 def _arg(*flags, **kwargs) -> tuple:
     """One argument of a command's table: what ``parser.add_argument`` takes."""
@@ -133,9 +137,7 @@ def add_commands(subparsers) -> None:
     """Register the ur subcommands on the top-level ``GAME`` subparsers."""
     from .explore import add_explore
 
-    game = subparsers.add_parser(
-        "ur", help="the Royal Game of Ur (finkel, masters, blitz, aseb rules)"
-    )
+    game = subparsers.add_parser("ur", help=COMMANDS["ur"])
     commands = game.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )

@@ -19,15 +19,16 @@ CARD_HELP = (
 
 RULESETS = ("yahtzee", "yatzy")  # scoring.RULESETS, without importing numpy here
 JOKERS = ("free", "forced")
+#: The top-level command this module registers, with its line in ``gamegraph --help``
+#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+COMMANDS = {"yahtzee": "solitaire Yahtzee and Scandinavian Yatzy (five dice, 13 or 15 boxes)"}
 
 
 def add_commands(subparsers) -> None:
     """Register the yahtzee subcommands on the top-level ``GAME`` subparsers."""
     from .report import add_report_command
 
-    game = subparsers.add_parser(
-        "yahtzee", help="solitaire Yahtzee and Scandinavian Yatzy (five dice, 13 or 15 boxes)"
-    )
+    game = subparsers.add_parser("yahtzee", help=COMMANDS["yahtzee"])
     commands = game.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )

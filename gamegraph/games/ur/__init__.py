@@ -49,47 +49,105 @@ serialise)
 :mod:`.optimum_duel`     the exact duel of a named agent against the optimum
 =======================  =================================================================
 
-The names most callers need are importable from here.
+The names most callers need are importable from here (each imported on first use).
 
 Examples
 --------
 >>> from gamegraph import build, solve
+>>> from gamegraph.games.ur import Ur
 >>> game = Ur("finkel", pieces=1)
 >>> round(float(solve(build(game)).start_value), 6)
 0.53005
 """
 
-from .board import GEOMETRY, PATHS, PIECES, ROSETTES, dark_path, tile_split
-from .code_table import SolvedTable, load_table, table_from_solution
-from .game import Ur
-from .positions import (
-    Geometry,
-    Positions,
-    UrBatch,
-    build_board_graph,
-    decode,
-    encode,
-    flip,
-    state_codes,
-    state_from_code,
-    state_to_code,
-)
-from .rules import (
-    MAX_PIECES,
-    RULESETS,
-    WIN,
-    RuleSet,
-    UrState,
-    check_pieces,
-    check_throw,
-    format_position,
-    legal_moves,
-    parse_position,
-    play,
-    position_problem,
-    rule_set,
-    start_position,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .board import GEOMETRY, PATHS, PIECES, ROSETTES, dark_path, tile_split
+    from .code_table import SolvedTable, load_table, table_from_solution
+    from .game import Ur
+    from .positions import (
+        Geometry,
+        Positions,
+        UrBatch,
+        build_board_graph,
+        decode,
+        encode,
+        flip,
+        state_codes,
+        state_from_code,
+        state_to_code,
+    )
+    from .rules import (
+        MAX_PIECES,
+        RULESETS,
+        WIN,
+        RuleSet,
+        UrState,
+        check_pieces,
+        check_throw,
+        format_position,
+        legal_moves,
+        parse_position,
+        play,
+        position_problem,
+        rule_set,
+        start_position,
+    )
+
+#: The module each name above is imported from, on first use: the command line reads
+#: ``RULESETS`` and ``MAX_PIECES`` from the rules without loading numpy with the tables.
+_HOMES = {
+    "GEOMETRY": "board",
+    "PATHS": "board",
+    "PIECES": "board",
+    "ROSETTES": "board",
+    "dark_path": "board",
+    "tile_split": "board",
+    "SolvedTable": "code_table",
+    "load_table": "code_table",
+    "table_from_solution": "code_table",
+    "Ur": "game",
+    "Geometry": "positions",
+    "Positions": "positions",
+    "UrBatch": "positions",
+    "build_board_graph": "positions",
+    "decode": "positions",
+    "encode": "positions",
+    "flip": "positions",
+    "state_codes": "positions",
+    "state_from_code": "positions",
+    "state_to_code": "positions",
+    "MAX_PIECES": "rules",
+    "RULESETS": "rules",
+    "WIN": "rules",
+    "RuleSet": "rules",
+    "UrState": "rules",
+    "check_pieces": "rules",
+    "check_throw": "rules",
+    "format_position": "rules",
+    "legal_moves": "rules",
+    "parse_position": "rules",
+    "play": "rules",
+    "position_problem": "rules",
+    "rule_set": "rules",
+    "start_position": "rules",
+}
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
 
 __all__ = [
     "GEOMETRY",
