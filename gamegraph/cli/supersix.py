@@ -162,9 +162,10 @@ def _rules(args):
     return game_of_size(40 if args.pegs is None else args.pegs, args.rules)
 
 
-def _rows_json(payload: dict, rows: str) -> str:
+def _rows_json(payload: dict, rows: str, lines: list | None = None) -> str:
     """JSON with one line per row of ``payload[rows]`` (greppable, diffable), the rest
-    indented as usual; NaN refused.
+    indented as usual; NaN refused. ``lines``: the rows already written as JSON, one
+    string each, instead of ``payload[rows]``.
 
     >>> print(_rows_json({"pegs": 4, "strategy": [{"b": 0}, {"b": 1}]}, "strategy"))
     {
@@ -176,8 +177,10 @@ def _rows_json(payload: dict, rows: str) -> str:
     }
     """
     head = finite_json({k: v for k, v in payload.items() if k != rows}, indent=2)[:-2]
-    lines = ",\n".join("    " + finite_json(row) for row in payload[rows])
-    return f'{head},\n  "{rows}": [\n{lines}\n  ]\n}}\n'
+    if lines is None:
+        lines = [finite_json(row) for row in payload[rows]]
+    body = ",\n".join("    " + line for line in lines)
+    return f'{head},\n  "{rows}": [\n{body}\n  ]\n}}\n'
 
 
 def _solve(args, out):
@@ -194,7 +197,7 @@ def _solve(args, out):
     if args.output is not None:
         from .._files import write_atomic
 
-        write_atomic(args.output, _rows_json(result.as_dict(full=True), "strategy"))
+        write_atomic(args.output, _rows_json(result.as_dict(), "strategy", _position_rows(result)))
     if args.format == "json":
         payload = result.as_dict()
         if args.output is not None:
@@ -217,6 +220,30 @@ def _solve(args, out):
         out.write(f"wrote {args.output}\n")
     elif not args.full:
         out.write("(--full prints every decision; -o FILE.json writes every position's values)\n")
+
+
+def _position_rows(result) -> list:
+    """Each position's row of ``result.as_dict(full=True)["strategy"]`` as JSON, the
+    same text, written from the table's columns when they are floats (a million rows in a
+    second, where a ``json.dumps`` per row takes several).
+    """
+    if result.exact:
+        return [finite_json(row) for row in result.as_dict(full=True)["strategy"]]
+    import numpy as np
+
+    t = result.table
+    p_roll, p_end = (np.asarray(v, dtype=float) for v in (t.p_roll, t.p_end))
+    if not (np.isfinite(p_roll).all() and np.isfinite(p_end).all()):
+        finite_json(float("nan"))  # refused, in the words of every other NaN
+    # json.dumps writes a float as repr() does, a bool as true or false.
+    return [
+        f'{{"b": {b}, "c": {c}, "o": {o}, "p_roll": {r!r}, "p_end": {e!r}, '
+        f'"roll": {"true" if d else "false"}}}'
+        for b, c, o, r, e, d in zip(
+            t.b.tolist(), t.c.tolist(), t.o.tolist(), p_roll.tolist(), p_end.tolist(),
+            np.asarray(t.roll, dtype=bool).tolist(),
+        )
+    ]  # fmt: skip
 
 
 def _strategy(args, out):
