@@ -6,6 +6,7 @@ and prints its results.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from .._checks import MAX_GAMES
@@ -71,10 +72,21 @@ def add_commands(subparsers) -> None:
 
 
 def _add_graph(commands, agents) -> None:
+    graph = commands.add_parser(
+        "graph",
+        help="draw an agent's game graph (DOT, PNG, SVG, PDF)",
+        arguments=functools.partial(_graph_arguments, agents=agents),
+    )
+    graph.set_defaults(run=_graph)
+
+
+def _graph_arguments(graph, agents) -> None:
+    """``jackpot graph``'s arguments, added when it runs or shows its help: the drawing's
+    formats and the most paths load numpy, the solvers and the renderers.
+    """
     from ..analysis.pruning import MAX_PATHS
     from ..renderers.dot import EXTENSIONS, STYLES, WEIGHTS
 
-    graph = commands.add_parser("graph", help="draw an agent's game graph (DOT, PNG, SVG, PDF)")
     graph.add_argument("--agent", choices=agents, default="hilo")
     graph.add_argument(
         "--style",
@@ -137,7 +149,6 @@ def _add_graph(commands, agents) -> None:
         help=f"around: moves drawn before and after the position, 1 to {MAX_DEPTH} (default 2)",
     )
     add_width(graph)
-    graph.set_defaults(run=_graph)
 
 
 def _add_layers(commands, agents) -> None:

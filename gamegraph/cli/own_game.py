@@ -59,16 +59,22 @@ def add_commands(subparsers) -> None:
 
 
 def _add_graph(subparsers) -> None:
+    graph = subparsers.add_parser("graph", help=COMMANDS["graph"], arguments=_graph_arguments)
+    graph.set_defaults(run=_graph)
+
+
+def _graph_arguments(graph) -> None:
+    """``graph``'s description and arguments, added when it runs or shows its help: the
+    views' defaults and the diagram's limits load numpy, the solvers and the renderers.
+    """
     from ..analysis.views import DEFAULT_LIMIT, DEFAULT_MINIMUM, DEFAULT_STEPS, MAX_STEPS
     from ..renderers.dot import EXTENSIONS, MAX_DIAGRAM_STATES
 
-    graph = subparsers.add_parser(
-        "graph",
-        help=COMMANDS["graph"],
-        description="A diagram of optimal play. A diagram of more than "
+    graph.description = (
+        "A diagram of optimal play. A diagram of more than "
         f"{MAX_DIAGRAM_STATES} states (or {MAX_DIAGRAM_STATES * 5:,} moves) cannot be "
         "read and takes minutes to lay out: it is refused before the layout, and --view "
-        "likely, threshold or around draws a part of any game.",
+        "likely, threshold or around draws a part of any game."
     )
     _add_spec(graph, f"output file; the extension picks the format: {', '.join(EXTENSIONS)}")
     graph.add_argument(
@@ -118,7 +124,6 @@ def _add_graph(subparsers) -> None:
     )
     add_quiet(graph)
     add_width(graph)
-    graph.set_defaults(run=_graph)
 
 
 def _add_spec(parser, output_help: str) -> None:
