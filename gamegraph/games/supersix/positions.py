@@ -365,7 +365,7 @@ class SixPositions(CodeTable):
         codes = encode(b, c, o, phase, self.pegs)
         # Arithmetic finds normal-play positions, a binary search the rest (a gather, where
         # a search over millions of positions misses the cache at every step).
-        at = self._play_rank(codes)
+        at = np.array(self._play_rank(codes))  # a copy to write to, of one number too
         missed = self._sorted[at] != codes
         if missed.any():
             at[missed] = np.minimum(
