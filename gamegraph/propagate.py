@@ -224,7 +224,8 @@ def propagate(
     >>> sum(result.end_probability())
     Fraction(1, 1)
     """
-    with limit_blas(blas_threads):
+    # Only float systems of cycles go to scipy's sparse solvers (and its BLAS).
+    with limit_blas(blas_threads, load=not exact and bool(graph.condensation.cyclic.any())):
         chain = policy.chain(graph)
         n = graph.n_states
         zero = Fraction(0) if exact else 0.0
