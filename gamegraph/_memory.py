@@ -108,6 +108,38 @@ def format_bytes(n: float, digits: int = 1) -> str:
     return f"{n / 2**10:,.{digits}f} KiB"
 
 
+_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes from a size as people write it: ``2G``, ``2 GiB``, ``1.5g``, ``1500M``,
+    ``800MB`` or plain bytes (the units are powers of 1024).
+
+    >>> parse_size("2G"), parse_size("1.5 GiB") == 3 * 2**29, parse_size("512MiB")
+    (2147483648, True, 536870912)
+    >>> parse_size("lots")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'lots' is not a size: write it as 2G, 1500M, 2.5GiB or a number of bytes
+    """
+    cleaned = str(text).strip().lower().replace(" ", "")
+    for suffix in ("ib", "b"):
+        if cleaned.endswith(suffix) and cleaned[: -len(suffix)][-1:].isalnum():
+            cleaned = cleaned[: -len(suffix)]
+            break
+    unit = cleaned[-1:] if cleaned[-1:] in _UNITS and cleaned[-1:] else ""
+    number = cleaned[: len(cleaned) - len(unit)]
+    try:
+        value = float(number) if number.replace(".", "", 1).isdigit() else None
+    except ValueError:
+        value = None
+    if value is None or not value * _UNITS[unit] >= 1:
+        raise ValueError(
+            f"{text!r} is not a size: write it as 2G, 1500M, 2.5GiB or a number of bytes"
+        )
+    return int(value * _UNITS[unit])
+
+
 def check_memory(
     needed: int, what: str, hint: str | None = None, *, available: int | None = None
 ) -> None:

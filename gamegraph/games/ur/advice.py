@@ -177,7 +177,7 @@ def advise(position: str, throw: int | None = None, *, table=None, rules: str | 
         table).
     """
     if table is None:
-        ruleset = rule_set(rules or "finkel", pieces or SOLVE_PIECES)
+        ruleset = rule_set(rules or "finkel", pieces, default_pieces=SOLVE_PIECES)
         parse_position(position, ruleset)
         if throw is not None:
             check_throw(throw, ruleset)

@@ -121,7 +121,7 @@ def duel_optimum(agent: str, *, table=None, rules: str | None = None,
         values = open_table(table, rules, pieces, check=check)
         make_agent(agent, ruleset=values.ruleset, table=values)  # refuse a bad name first
     else:
-        ruleset = rule_set(rules or "finkel", pieces or SOLVE_PIECES)
+        ruleset = rule_set(rules or "finkel", pieces, default_pieces=SOLVE_PIECES)
         make_agent(agent, ruleset=ruleset)
         values = solve_values(ruleset, progress=progress)
     ruleset = values.ruleset

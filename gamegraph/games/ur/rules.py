@@ -144,11 +144,15 @@ def check_throw(throw, ruleset: RuleSet) -> int:
     return throw
 
 
-def rule_set(name: str, pieces: int | None = None) -> RuleSet:
-    """The rule set called ``name``, with its own piece count unless ``pieces`` is given.
+def rule_set(name: str, pieces: int | None = None, *, default_pieces: int | None = None) -> RuleSet:
+    """The rule set called ``name``, with its own piece count unless ``pieces`` is given
+    (or, for a name, ``default_pieces``; a :class:`RuleSet` keeps its own).
 
     >>> rule_set("finkel").pieces, rule_set("aseb", pieces=2).pieces
     (7, 2)
+    >>> finkel = rule_set("finkel")
+    >>> rule_set("finkel", default_pieces=3).pieces, rule_set(finkel, default_pieces=3).pieces
+    (3, 7)
     >>> rule_set("bell")
     Traceback (most recent call last):
     ...
@@ -156,6 +160,7 @@ def rule_set(name: str, pieces: int | None = None) -> RuleSet:
     """
     if isinstance(name, RuleSet):
         return name if pieces is None else replace(name, pieces=check_pieces(pieces))
+    pieces = default_pieces if pieces is None else pieces
     if not isinstance(name, str) or name not in _BASE:
         raise UnknownNameError("rule set", name, RULESETS)
     base = _BASE[name]

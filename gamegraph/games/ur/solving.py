@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..._files import check_output, check_partial_name
-from ..._memory import check_memory
+from ..._memory import check_memory, format_bytes
 from ...build import build
 from ...errors import InvalidArgumentError, UnknownNameError
 from ...solve import solve
@@ -150,7 +150,7 @@ def values_table(table=None, rules: str | None = None, pieces: int | None = None
     """
     if table is not None:
         return open_table(table, rules, pieces, check=check)
-    ruleset = rule_set(rules or "finkel", pieces or SOLVE_PIECES)
+    ruleset = rule_set(rules or "finkel", pieces, default_pieces=SOLVE_PIECES)
     _, solution = solve_graph(ruleset, progress=progress)
     return table_from_solution(solution)
 
@@ -268,6 +268,7 @@ def solve_rules(
     solver: str = "auto",
     save=None,
     exact: bool = False,
+    memory: int | None = None,
     progress: bool | None = None,
 ) -> UrSolve:
     """Solve every position of a rule set, and save the table when asked.
@@ -288,6 +289,10 @@ def solve_rules(
         before any work.
     exact : bool
         Fractions (the graph only, one piece).
+    memory : int, optional
+        Bytes the block solver may take, about (half the machine's by default): a block
+        whose stored moves do not fit makes them again, slower. Refused below what the
+        largest block needs without stored moves (:func:`memory_floor`).
     progress : bool or None
         Progress bars on stderr (None: when stderr is a terminal).
 
@@ -300,9 +305,11 @@ def solve_rules(
         check_output(save, TABLE_EXTENSIONS)  # before any work: a solve takes minutes
         if is_rank_table(save):
             check_partial_name(save)  # FILE.npy.partial is written as the solve goes
-    ruleset = rule_set(rules, pieces or SOLVE_PIECES)
+    ruleset = rule_set(rules, pieces, default_pieces=SOLVE_PIECES)
     if how == "blocks":
-        return _solve_blocks(ruleset, save, exact, progress)
+        return _solve_blocks(ruleset, save, exact, memory, progress)
+    if memory is not None:
+        raise InvalidArgumentError("--memory sets the block solver's budget (--solver blocks)")
     if save is not None and is_rank_table(save):
         raise InvalidArgumentError(
             "--solver graph writes a .urtable table; a .npy table comes from the block solver"
@@ -316,7 +323,18 @@ def solve_rules(
     return UrSolve(ruleset, "graph", solution, graph.n_states - 1, seconds, exact, save)
 
 
-def _solve_blocks(ruleset, save, exact, progress) -> UrSolve:
+def memory_floor(ruleset: RuleSet, keep: str = "needed") -> int:
+    """The least memory the block solver can solve ``ruleset`` in: every block's moves
+    made again in each improvement pass (:func:`.block_solver.peak_bytes` with no room).
+
+    >>> from gamegraph._memory import format_bytes
+    >>> format_bytes(memory_floor(rule_set("finkel", 7)))
+    '1.9 GiB'
+    """
+    return peak_bytes(Numbering(ruleset), memory=0, keep=keep)
+
+
+def _solve_blocks(ruleset, save, exact, memory, progress) -> UrSolve:
     if exact:
         raise InvalidArgumentError("--exact needs --solver graph: the block solver works in floats")
     if save is not None and not is_rank_table(save):
@@ -326,12 +344,22 @@ def _solve_blocks(ruleset, save, exact, progress) -> UrSolve:
         )
     numbering = Numbering(ruleset)
     keep = "all" if save is None else "needed"  # a saved solve keeps only what it reads
-    _refuse_past_memory(ruleset, peak_bytes(numbering, keep=keep), len(numbering))
+    if memory is not None:
+        floor = memory_floor(ruleset, keep)
+        if memory < floor:
+            raise InvalidArgumentError(
+                f"--memory {format_bytes(memory, 2)} is too little for {ruleset.name} with "
+                f"{ruleset.pieces} pieces: its largest block needs about "
+                f"{format_bytes(floor, 2)} (give more)"
+            )
+    peak = peak_bytes(numbering, memory=memory, keep=keep)
+    _refuse_past_memory(ruleset, peak, len(numbering))
     started = time.perf_counter()
+    options = dict(tol=BLOCKS_TOL, memory=memory, progress=progress)
     if save is not None:
-        solution = solve_file(save, ruleset, tol=BLOCKS_TOL, progress=progress)
+        solution = solve_file(save, ruleset, **options)
     else:
-        solution = solve_blocks(ruleset, tol=BLOCKS_TOL, progress=progress)
+        solution = solve_blocks(ruleset, **options)
     seconds = time.perf_counter() - started
     return UrSolve(ruleset, "blocks", solution, len(numbering), seconds, False, save,
                    len(numbering.blocks))  # fmt: skip

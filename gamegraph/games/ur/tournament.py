@@ -189,7 +189,7 @@ def play_tournament(agents=DEFAULT_AGENTS, *, table=None, rules: str | None = No
             check_graph_memory(ruleset)
             graph = build(Ur(ruleset), progress=progress)
     else:
-        ruleset = rule_set(rules or "finkel", pieces or SOLVE_PIECES)
+        ruleset = rule_set(rules or "finkel", pieces, default_pieces=SOLVE_PIECES)
         for name in agents:  # refuse unknown names before solving
             if name != "optimal":
                 make_agent(name, ruleset=ruleset, seed=seed)
