@@ -83,8 +83,8 @@ class _Package(types.ModuleType):
     """
 
     def __setattr__(self, name: str, value) -> None:
-        if name in _HOMES and isinstance(value, types.ModuleType):
-            return
+        if name in _HOMES and getattr(value, "__name__", None) == f"{__name__}.{name}":
+            return  # the submodule, not the name imported from it
         super().__setattr__(name, value)
 
 
