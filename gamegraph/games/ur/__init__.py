@@ -140,9 +140,7 @@ def __getattr__(name: str):
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+    return getattr(import_module(f"{__name__}.{home}"), name)  # not kept: see gamegraph
 
 
 def __dir__() -> list[str]:
