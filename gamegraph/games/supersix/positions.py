@@ -315,6 +315,8 @@ class SixPositions(CodeTable):
         ):
             # Every normal-play position is held (the roots are all of them), found by
             # arithmetic; the first round's few follow in code order, (phase, b, c, o).
+            if n_play == len(self._sorted) - 1:
+                return self._order[at], b, c, o, np.zeros(len(b), dtype=np.int64)
             first_round = self._order[n_play:-1]
             fb, fc, fo, fphase = decode(self._sorted[n_play:-1], self.pegs)
             return (
