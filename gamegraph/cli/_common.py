@@ -43,38 +43,20 @@ class Parser(argparse.ArgumentParser):
     Namespace(position='-/-', q=True)
     >>> parser.parse_args(["-+2/4"]).position, parser.parse_args(["-5"]).position
     ('-+2/4', '-5')
-
-    ``arguments``, if given, is called with the parser to add its arguments the first time
-    it parses or shows its help: a command whose options need a heavy import (a renderer's
-    formats, a limit of the analysis) costs nothing when another command runs.
-
-    >>> later = Parser(prog="demo", arguments=lambda p: p.add_argument("--size", type=int))
-    >>> later.parse_args(["--size", "3"])
-    Namespace(size=3)
     """
 
     def __init__(self, *args, arguments=None, **kwargs):
         super().__init__(*args, **kwargs)
         negative_number = self._negative_number_matcher.pattern
         self._negative_number_matcher = re.compile(f"(?:{negative_number})|{_NOT_AN_OPTION}")
-        self._arguments = arguments
-
-    def _add_arguments(self) -> None:
-        arguments, self._arguments = self._arguments, None
-        if arguments is not None:
-            arguments(self)
+        self._arguments = arguments  # a function adding them when the parser is first used
 
     def parse_known_args(self, args=None, namespace=None):
-        self._add_arguments()
+        # Options that import heavy modules (a renderer's formats) cost only their command.
+        if self._arguments is not None:
+            self._arguments, arguments = None, self._arguments
+            arguments(self)
         return super().parse_known_args(args, namespace)
-
-    def format_usage(self):
-        self._add_arguments()
-        return super().format_usage()
-
-    def format_help(self):
-        self._add_arguments()
-        return super().format_help()
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from ._common import add_quiet
 
-#: The top-level command this module registers, with its line in ``gamegraph --help``
-#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+#: The top-level command registered here, with its line in ``gamegraph --help``.
 COMMANDS = {
     "gallery": "build the gallery: Jackpot, Super Six, Ur and Yahtzee diagrams, figures, tables"
 }

@@ -6,7 +6,6 @@ and prints its results.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 from .._checks import MAX_GAMES
@@ -30,8 +29,7 @@ GRAPH_VIEWS = ("full", "likely", "threshold", "around", "diff")
 MAX_DEPTH = 50
 #: The policies `layers` compares unless told otherwise.
 LAYER_AGENTS = ("min", "last", "hilo", "optimal")
-#: The top-level command this module registers, with its line in ``gamegraph --help``
-#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+#: The top-level command registered here, with its line in ``gamegraph --help``.
 COMMANDS = {"jackpot": "the Jackpot dice game (one player, 9 cells)"}
 
 
@@ -72,18 +70,13 @@ def add_commands(subparsers) -> None:
 
 
 def _add_graph(commands, agents) -> None:
-    graph = commands.add_parser(
-        "graph",
-        help="draw an agent's game graph (DOT, PNG, SVG, PDF)",
-        arguments=functools.partial(_graph_arguments, agents=agents),
-    )
+    text = "draw an agent's game graph (DOT, PNG, SVG, PDF)"
+    graph = commands.add_parser("graph", help=text, arguments=lambda g: _arguments(g, agents))
     graph.set_defaults(run=_graph)
 
 
-def _graph_arguments(graph, agents) -> None:
-    """``jackpot graph``'s arguments, added when it runs or shows its help: the drawing's
-    formats and the most paths load numpy, the solvers and the renderers.
-    """
+def _arguments(graph, agents) -> None:
+    """``jackpot graph``'s arguments, added when it runs (they load numpy and the solvers)."""
     from ..analysis.pruning import MAX_PATHS
     from ..renderers.dot import EXTENSIONS, STYLES, WEIGHTS
 

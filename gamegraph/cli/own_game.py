@@ -30,8 +30,7 @@ _ARG_HELP = (
 )
 #: The diagram views of ``gamegraph graph``: the whole of optimal play, or a part.
 GRAPH_VIEWS = ("full", "likely", "threshold", "around")
-#: The top-level commands this module registers, with each one's line in ``gamegraph --help``
-#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+#: The top-level commands registered here, with their lines in ``gamegraph --help``.
 COMMANDS = {
     "explore": "any game by its class (module:Class or file.py:Class): an interactive page "
     "of its graph (.html)",
@@ -55,18 +54,12 @@ def add_commands(subparsers) -> None:
     )
     add_quiet(report)
     report.set_defaults(run=_report)
-    _add_graph(subparsers)
-
-
-def _add_graph(subparsers) -> None:
-    graph = subparsers.add_parser("graph", help=COMMANDS["graph"], arguments=_graph_arguments)
+    graph = subparsers.add_parser("graph", help=COMMANDS["graph"], arguments=_add_graph)
     graph.set_defaults(run=_graph)
 
 
-def _graph_arguments(graph) -> None:
-    """``graph``'s description and arguments, added when it runs or shows its help: the
-    views' defaults and the diagram's limits load numpy, the solvers and the renderers.
-    """
+def _add_graph(graph) -> None:
+    """``graph``'s description and arguments, added when it runs (they load numpy)."""
     from ..analysis.views import DEFAULT_LIMIT, DEFAULT_MINIMUM, DEFAULT_STEPS, MAX_STEPS
     from ..renderers.dot import EXTENSIONS, MAX_DIAGRAM_STATES
 

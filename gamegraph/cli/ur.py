@@ -14,8 +14,7 @@ from ._common import FORMATS, Parser, add_quiet, add_seed, add_width, finite_jso
 from ._common import games as games_count
 from .report import add_report_command
 
-#: The top-level command this module registers, with its line in ``gamegraph --help``
-#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+#: The top-level command registered here, with its line in ``gamegraph --help``.
 COMMANDS = {"ur": "the Royal Game of Ur (finkel, masters, blitz, aseb rules)"}
 
 

@@ -19,8 +19,7 @@ CARD_HELP = (
 
 RULESETS = ("yahtzee", "yatzy")  # scoring.RULESETS, without importing numpy here
 JOKERS = ("free", "forced")
-#: The top-level command this module registers, with its line in ``gamegraph --help``
-#: (listed without importing what the options need: :func:`gamegraph.cli.main.build_parser`).
+#: The top-level command registered here, with its line in ``gamegraph --help``.
 COMMANDS = {"yahtzee": "solitaire Yahtzee and Scandinavian Yatzy (five dice, 13 or 15 boxes)"}
 
 
