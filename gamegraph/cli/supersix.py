@@ -197,7 +197,7 @@ def _solve(args, out):
     if args.output is not None:
         from .._files import write_atomic
 
-        write_atomic(args.output, _rows_json(result.as_dict(), "strategy", _position_rows(result)))
+        write_atomic(args.output, _rows_json(result.as_dict(), "strategy", result.json_rows()))
     if args.format == "json":
         payload = result.as_dict()
         if args.output is not None:
@@ -220,30 +220,6 @@ def _solve(args, out):
         out.write(f"wrote {args.output}\n")
     elif not args.full:
         out.write("(--full prints every decision; -o FILE.json writes every position's values)\n")
-
-
-def _position_rows(result) -> list:
-    """Each position's row of ``result.as_dict(full=True)["strategy"]`` as JSON, the
-    same text, written from the table's columns when they are floats (a million rows in a
-    second, where a ``json.dumps`` per row takes several).
-    """
-    if result.exact:
-        return [finite_json(row) for row in result.as_dict(full=True)["strategy"]]
-    import numpy as np
-
-    t = result.table
-    p_roll, p_end = (np.asarray(v, dtype=float) for v in (t.p_roll, t.p_end))
-    if not (np.isfinite(p_roll).all() and np.isfinite(p_end).all()):
-        finite_json(float("nan"))  # refused, in the words of every other NaN
-    # json.dumps writes a float as repr() does, a bool as true or false.
-    return [
-        f'{{"b": {b}, "c": {c}, "o": {o}, "p_roll": {r!r}, "p_end": {e!r}, '
-        f'"roll": {"true" if d else "false"}}}'
-        for b, c, o, r, e, d in zip(
-            t.b.tolist(), t.c.tolist(), t.o.tolist(), p_roll.tolist(), p_end.tolist(),
-            np.asarray(t.roll, dtype=bool).tolist(),
-        )
-    ]  # fmt: skip
 
 
 def _strategy(args, out):

@@ -37,6 +37,7 @@ Fraction(3523, 4428)
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -395,6 +396,31 @@ class SuperSixSolve:
                 for b, c, o, r, e, d in zip(t.b, t.c, t.o, t.p_roll, t.p_end, t.roll)
             ]
         return payload
+
+    def json_rows(self) -> list:
+        """Each position's row of ``as_dict(full=True)["strategy"]`` as JSON text, as
+        ``json.dumps`` writes it; from the table's columns when they are floats (a million
+        rows in about a second, where a dict and a ``json.dumps`` per row take several).
+        InvalidArgumentError for a NaN or an infinity, which JSON cannot hold.
+
+        >>> solve_game(SuperSix(pegs=4)).json_rows()[0]
+        '{"b": 0, "c": 1, "o": 1, "p_roll": 1.0, "p_end": 0.0, "roll": true}'
+        """
+        if self.exact:
+            return [json.dumps(row) for row in self.as_dict(full=True)["strategy"]]
+        t = self.table
+        p_roll, p_end = (np.asarray(v, dtype=float) for v in (t.p_roll, t.p_end))
+        if not (np.isfinite(p_roll).all() and np.isfinite(p_end).all()):
+            raise InvalidArgumentError(
+                "a result is not a finite number (NaN or infinity), which JSON cannot hold"
+            )
+        # json.dumps writes an int as str() does, a float as repr(), a bool as true or false.
+        columns = (t.b, t.c, t.o, p_roll, p_end, np.asarray(t.roll, dtype=bool))
+        return [
+            f'{{"b": {b}, "c": {c}, "o": {o}, "p_roll": {r!r}, "p_end": {e!r}, '
+            f'"roll": {"true" if d else "false"}}}'
+            for b, c, o, r, e, d in zip(*(np.asarray(v).tolist() for v in columns))
+        ]
 
     def __repr__(self) -> str:
         start = self.start_value
