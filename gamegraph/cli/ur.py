@@ -35,6 +35,15 @@ def _pieces(text):
         ) from None
 
 
+def _size(text):
+    from .._memory import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 # fmt: off
 # The commands' arguments read best as tables, one argument to a line or two.
 def _commands():
@@ -85,6 +94,9 @@ def _commands():
                  help="graph: build the explicit graph and solve it (up to about 4 pieces); "
                  "blocks: the block solver (no graph; 7 pieces in about 3.3 GiB); auto (default): "
                  "blocks with --save FILE.npy, else graph"),
+            _arg("--memory", metavar="SIZE", type=_size, default=None,
+                 help="the block solver's budget, e.g. 2G (default: half the machine's): "
+                 "fewer moves stored, slower; finkel 7 needs about 1.9 GiB at least"),
             fmt, add_quiet]),
         ("value", "win probability of a position for the side to move", _lookup,
          [position, *values(), fmt, add_quiet]),
@@ -187,7 +199,8 @@ def _solve(args, out):
     from ..games.ur.solving import solve_rules
 
     result = solve_rules(args.rules, args.pieces, solver=args.solver, save=args.save,
-                         exact=args.exact, progress=args.progress)  # fmt: skip
+                         exact=args.exact, memory=args.memory,
+                         progress=args.progress)  # fmt: skip
     _write(args, out, result)
     if args.save is not None and args.format != "json":
         out.write(f"wrote {args.save}\n")

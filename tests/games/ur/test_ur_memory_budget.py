@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from cli_run import run
 
 from gamegraph._memory import format_bytes, parse_size
 from gamegraph.errors import InvalidArgumentError
@@ -79,3 +80,27 @@ def test_sizes_as_people_write_them(text, size):
 def test_what_is_not_a_size(text):
     with pytest.raises(ValueError, match="is not a size"):
         parse_size(text)
+
+
+def test_the_command_takes_a_budget(tmp_path, capsys):
+    target = tmp_path / "f2.npy"
+    status, out, err = run(
+        ["ur", "solve", "--pieces", "2", "--save", target, "--memory", "1G", "-q"], capsys
+    )
+    assert status == 0, err
+    assert "0.518572907496" in out and target.exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--pieces", "7", "--memory", "1G"], "--memory 1.00 GiB is too little for finkel with 7"),
+        (["--pieces", "2", "--memory", "lots"], "argument --memory: 'lots' is not a size"),
+        (["--pieces", "2", "--memory", "1G", "--solver", "graph"], "(--solver blocks)"),
+    ],
+)
+def test_the_command_refuses_a_bad_budget_in_one_line(tmp_path, capsys, argv, said):
+    status, out, err = run(["ur", "solve", "--save", tmp_path / "f.npy", *argv], capsys)
+    assert status == 2 and out == ""
+    assert said in err and err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []
