@@ -24,9 +24,14 @@ import numpy as np
 
 from .errors import ConvergenceError
 
-#: The most states of a graph condensed and solved without scipy or numba.
+#: The most states of a graph solved without scipy or numba. Measured on a busy 2-core
+#: machine: Super Six at 40 pegs (4,116 states) 80 ms, Pig to 20 (6,214) 26 ms, Super Six
+#: at 60 pegs (9,756) 210 ms, against 0.7 s to load numba, after which the kernels solve
+#: them 10 to 25 times faster: past a few thousand states a notebook solving many graphs
+#: would lose more than a fresh process gains.
 MAX_STATES = 5000
-#: The most states of a cyclic component solved as a dense matrix on that path.
+#: The most states of a cyclic component solved as a dense matrix on that path (LU's
+#: work grows as the cube: Ur with two pieces has one of 1,454, 650 ms in all).
 MAX_COMPONENT = 250
 #: The most states of a graph whose components :func:`strong_components` finds.
 SEARCH_MAX_STATES = 20_000
