@@ -66,6 +66,32 @@ def test_building_the_parser_loads_no_heavy_library():
     assert _loaded_after(code) == []
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["ur", "--help"],
+        ["ur", "solve", "--pieces", "x"],
+        ["jackpot", "--help"],
+        ["jackpot", "simulate", "--games", "x"],
+        ["supersix", "solve", "--pegs", "x"],
+        ["yahtzee", "--help"],
+        ["explore", "--help"],
+    ],
+    ids=" ".join,
+)
+def test_help_and_argument_errors_load_not_even_numpy(argv):
+    # Only the command named is filled in (cli.main.build_parser), from light modules.
+    code = f"""
+    from gamegraph.cli import main
+    try:
+        main({argv!r})
+    except SystemExit:
+        pass
+    """
+    assert _loaded_after(code, ["numpy", *HEAVY]) == []
+
+
 def test_a_first_use_loads_no_heavy_library():
     code = """
     import gamegraph
