@@ -49,7 +49,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _kernels, _small, _threads
+from . import _kernels, _small
 from ._checks import check_int, check_positive
 from ._progress import progress_bar
 from ._threads import limit_blas
@@ -747,11 +747,7 @@ def _limit_blas(threads, engine, graph):
     only the BLAS already loaded (numpy's) is limited: loading scipy's to limit it takes
     0.2 s, and scipy is not called (the kernels' fallback limits it when it is).
     """
-    if engine == "numpy" and graph.condensation.cyclic.any():
-        return limit_blas(threads)
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(limits=_threads.blas_threads(threads), user_api="blas")
+    return limit_blas(threads, load=engine == "numpy" and graph.condensation.cyclic.any())
 
 
 def _limit(exact_limit):

@@ -196,14 +196,15 @@ def test_the_kernels_fallback_limits_blas_with_scipys(graphs, monkeypatch):
     asked = []
     real = solve_module.limit_blas
 
-    def recording(threads=None):
-        asked.append(threads)
-        return real(threads)
+    def recording(threads=None, *, load=True):
+        asked.append((threads, load))
+        return real(threads, load=load)
 
     monkeypatch.setattr(solve_module, "limit_blas", recording)
     graph = graphs["ur-1"]
     reference = solve(graph, engine="numba", blas_threads=2)
-    assert asked == []
+    assert asked == [(2, False)]  # the kernels: only the BLAS loaded
+    asked.clear()
     cut = solve(graph, engine="numba", max_iter=2, blas_threads=2)  # sweeps cut short
-    assert asked and set(asked) == {2}
+    assert asked[0] == (2, False) and set(asked[1:]) == {(2, True)}
     assert close(cut.values, reference.values)
