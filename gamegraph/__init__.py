@@ -5,8 +5,9 @@ The flow runs one way: rules -> :func:`build` -> :class:`StateGraph` ->
 :mod:`gamegraph.analysis` (results) -> :mod:`gamegraph.renderers` (drawings) ->
 :mod:`gamegraph.cli` (the ``gamegraph`` command).
 
-``import gamegraph`` loads none of the library: each name below is imported the first
-time it is used, so that the command line's ``--help`` loads no numpy.
+``import gamegraph`` loads only the errors: every other name is imported from its module
+each time it is used (the first time loads it), so that ``gamegraph --help`` loads no
+numpy, and a notebook only what it uses.
 """
 
 import sys
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from .rules import Option, Outcome, Rules, decision, throw
     from .solve import Solution, evaluate, solve
 
-#: The module each public name is imported from, on first use.
+#: The module each public name other than the errors is imported from.
 _HOMES = {
     "BatchRules": "batch",
     "Expansion": "batch",
