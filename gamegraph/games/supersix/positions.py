@@ -362,9 +362,11 @@ class SixPositions(CodeTable):
         Raises ``KeyError`` naming the first position the table does not hold.
         """
         b, c, o = (np.asarray(x, dtype=np.int64) for x in (b, c, o))
-        phase = np.broadcast_to(np.asarray(phase, dtype=np.int64), b.shape)
-        fine = _fields_in_range(b, c, o, phase, self.pegs)
-        codes = encode(b, c, o, phase, self.pegs)
+        phases = np.broadcast_to(np.asarray(phase, dtype=np.int64), b.shape)
+        if np.ndim(phase) == 0:
+            phases = np.asarray(phase, dtype=np.int64)  # one number: checked once, not per row
+        fine = _fields_in_range(b, c, o, phases, self.pegs)
+        codes = encode(b, c, o, phases, self.pegs)
         # Arithmetic finds normal-play positions, a binary search the rest (a gather, where
         # a search over millions of positions misses the cache at every step).
         at = np.array(self._play_rank(codes))  # a copy to write to, of one number too
@@ -373,8 +375,10 @@ class SixPositions(CodeTable):
             at[missed] = np.minimum(
                 np.searchsorted(self._sorted, codes[missed]), len(self._sorted) - 1
             )
-        held = fine & (self._sorted[at] == codes) & (codes != self.rules.win_code)
+            missed = self._sorted[at] != codes
+        held = fine & ~missed & (codes != self.rules.win_code)
         if not held.all():
             i = int(np.argmin(held))
+            phase = np.broadcast_to(phases, b.shape)
             raise KeyError(SixState(int(b[i]), int(c[i]), int(o[i]), int(phase[i])))
         return self._order[at]
