@@ -49,7 +49,7 @@ Usage::
     python benchmarks/bench_cli.py              # full run, about 2 min (5 rounds, 3 at 1,000 pegs)
     python benchmarks/bench_cli.py --quick      # 1 round, without the 1,000-peg solve, about 10 s
     python benchmarks/bench_cli.py --only pig   # the commands whose key contains "pig"
-    python benchmarks/bench_cli.py --before REV # and each command on the package at REV
+    python benchmarks/bench_cli.py --before REV # also the package at REV, about 3 min
 
 ``--before REV`` extracts the package at git revision ``REV`` with ``git archive`` into a
 temporary folder and runs every command on it too, in the same rounds (both sides then as
@@ -58,9 +58,8 @@ temporary folder and runs every command on it too, in the same rounds (both side
 The processes are not pinned: a command runs as a user runs it, with every core it may
 use. They run without ``PYTHONDONTWRITEBYTECODE`` even where it is set (with it, every
 start compiles the modules again: a few tenths of a second a user does not pay); the
-script says so when it removes it. Exit status 1 if a command fails
-or prints something other than what it should; missed targets are printed as MISSED but
-do not fail the run.
+script says so when it removes it. Exit status 1 if a command fails or prints something
+other than what it should; missed targets are printed as MISSED but do not fail the run.
 """
 
 from __future__ import annotations
