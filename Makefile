@@ -59,6 +59,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_games.py
 	$(BIN)/python benchmarks/bench_blas.py
 	$(BIN)/python benchmarks/bench_render.py
+	$(BIN)/python benchmarks/bench_cli.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build dist

@@ -247,7 +247,7 @@ class PolicyComparison:
             ("choices that differ (ties included)", int(np.count_nonzero(self.differs))),
             ("choices that give up value", int(np.count_nonzero(self.suboptimal))),
             ("positions that give up value", int(np.count_nonzero(self.suboptimal_states()))),
-            ("largest loss at one choice", max(self.loss, default=0)),
+            ("largest loss at one choice", self.loss.max() if len(self.loss) else 0),
             (f"{value_name(graph)} lost at the start", self.start_loss()),
         ]
         if graph.objective == "win":
