@@ -159,10 +159,7 @@ def failed_to_start(error: BaseException) -> None:
     catches it, the interpreter prints one line instead of a traceback.
     """
     message = load_failure(error)
-    # Out of memory while importing, CPython can also fail with "SystemError: error return
-    # without exception set" (numpy under ulimit -v 95 MiB).
-    starving = isinstance(error, (MemoryError, SystemError)) and address_limit() is not None
-    if starving:
+    if isinstance(error, (MemoryError, SystemError)) and message is not None:
         message = f"cannot start under {_limit_text(address_limit())}: out of memory; raise it"
     if message is not None:
         previous = sys.excepthook

@@ -100,11 +100,7 @@ def main(argv=None, out=None) -> int:
             else "gamegraph: error: ran out of memory; try a smaller game or free some memory\n"
         )
         if standalone and _environment.address_limit() is not None:
-            try:
-                stderr.flush()
-            except (AttributeError, OSError, ValueError, MemoryError):
-                pass
-            _environment.leave_out_of_memory(1)
+            _environment.leave_out_of_memory(1)  # flushes the line first
         return 1
     except _output.StdoutFailed as failure:
         if standalone:
