@@ -113,6 +113,11 @@ class RankTables(NamedTuple):
     bonus: bool
     throws: np.ndarray  # every throw, in order
     probabilities: np.ndarray  # their probabilities (float64)
+    square_bit: np.ndarray  # [square 0 .. L + 1] its bit in a mask (0: off the board)
+    tile_bit: np.ndarray  # [square 0 .. L + 1] its tile bit (0: private or off the board)
+    private_bit: np.ndarray  # [square 0 .. L + 1] its private bit (0: shared or off)
+    swapped_mover: np.ndarray  # [opponent's tile bits] their ternary word, the opponent to move
+    swapped_opp: np.ndarray  # [mover's tile bits] their word (digits 2), the opponent to move
 
 
 class Block(NamedTuple):
@@ -206,6 +211,98 @@ def move(mover, a, opp, source, throw, t):
     if t.safe and again:
         return legal & ((opp & theirs) == 0), left | there, a, opp, again | (opp < 0)
     return legal, left | there, a, opp & ~theirs, again | (captured & t.bonus)
+
+
+#: Kinds of the moves :func:`throw_moves` lists: the mover throws again, the turn passes,
+#: the mover wins (no rank).
+STAYS = 0
+PASSES = 1
+WINS = 2
+
+
+def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first):
+    """List the legal moves of position ``(mover, a, opp, b)`` (side 0) and, when ``sides``
+    is 2, of its twin ``(opp, b, mover, a)`` (side 1), throw by throw: the throws with
+    moves are numbered ``k`` in order, and those with ``wanted[side, k]`` are listed
+    (the squares moved from ascending) into ``ranks`` and ``kinds``, from
+    ``first[side, k]`` to ``first[side, k + 1]``. Returns the number listed.
+
+    A kind is :data:`STAYS` (the successor is ``(mover', a, opp', b)``), :data:`PASSES`
+    (``(opp', b, mover', a')``: the other side moves) or :data:`WINS` (no rank). These are
+    the moves :func:`move` makes from each square, with each successor's rank computed
+    from the position's own terms: a move changes one piece of the mover (and may
+    capture one), so only the terms of the squares it touches change, and no branch
+    depends on the board. ``sources`` is room for the squares a side moves from.
+    """
+    n = 0
+    n_pieces, end = t.pieces, t.length + 1
+    for side in range(sides):
+        if side == 1:
+            mover, a, opp, b = opp, b, mover, a
+        count = 0
+        if n_pieces - t.pop[mover & 255] - t.pop[mover >> 8] - a > 0:
+            sources[0] = 0
+            count = 1
+        for square in range(1, end):
+            if (mover >> (square - 1)) & 1:
+                sources[count] = square
+                count += 1
+        mover_tiles = t.tile_lo[mover & 255] | t.tile_hi[mover >> 8]
+        opp_tiles = t.opp_tile_lo[opp & 255] | t.opp_tile_hi[opp >> 8]
+        ms = t.pop[mover_tiles & 255] + t.pop[mover_tiles >> 8]
+        os = t.pop[opp_tiles & 255] + t.pop[opp_tiles >> 8]
+        mover_private = t.priv_lo[mover & 255] | t.priv_hi[mover >> 8]
+        opp_private = t.priv_rank[t.priv_lo[opp & 255] | t.priv_hi[opp >> 8]]
+        k = 0
+        for j in range(len(t.throws)):
+            throw = t.throws[j]
+            if throw == 0:
+                continue
+            first[side, k] = n
+            if wanted[side, k]:
+                for q in range(count):
+                    source = sources[q]
+                    dest = source + throw
+                    if dest > end:
+                        break
+                    # Bearing off (dest == end) touches no square: its bits in the tables are 0.
+                    off = dest == end
+                    won = a + off == n_pieces  # no successor: its rank below is never read
+                    a2 = a + off - won
+                    tile = t.tile_bit[dest]
+                    captured = (opp_tiles & tile) != 0
+                    rosette = t.rosette[dest]
+                    legal = 1 - ((mover >> (dest - 1)) & 1)
+                    if t.safe:
+                        legal = legal & (1 - (captured & rosette))
+                    again = rosette | (captured & t.bonus)
+                    mover_tiles2 = (mover_tiles & ~t.tile_bit[source]) | tile
+                    opp_tiles2 = opp_tiles & ~tile
+                    ms2 = ms - (t.tile_bit[source] != 0) + (tile != 0)
+                    os2 = os - captured
+                    private = t.priv_rank[
+                        (mover_private & ~t.private_bit[source]) | t.private_bit[dest]
+                    ]
+                    fewer_mover = t.fewer[n_pieces - a2 - ms2]
+                    fewer_opp = t.fewer[n_pieces - b - os2]
+                    word = t.tern[mover_tiles2] + 2 * t.tern[opp_tiles2]
+                    stays = (
+                        t.group_start[a2, b, ms2, os2]
+                        + (t.group_rank[word] * fewer_mover + private) * fewer_opp
+                        + opp_private
+                    )
+                    word = t.swapped_mover[opp_tiles2] + t.swapped_opp[mover_tiles2]
+                    passes = (
+                        t.group_start[b, a2, os2, ms2]
+                        + (t.group_rank[word] * fewer_opp + opp_private) * fewer_mover
+                        + private
+                    )
+                    ranks[n] = passes + again * (stays - passes)
+                    kinds[n] = PASSES - again + won
+                    n += legal
+            k += 1
+        first[side, k] = n
+    return n
 
 
 # ---------------------------------------------------------------------------
@@ -320,6 +417,13 @@ def _tables(name: str, pieces: int) -> tuple[RankTables, tuple[Block, ...]]:
     sum_lo, sum_hi = _square_sums()
     throws = np.array([t for t, _ in ruleset.dice.distribution], dtype=np.int64)
     probabilities = np.array([float(q) for _, q in ruleset.dice.distribution])
+    square_bit = np.array([0] + [1 << (s - 1) for s in range(1, length + 1)] + [0], np.int64)
+    tile_bit = tile_lo[square_bit & 255] | tile_hi[square_bit >> 8]
+    private_bit = priv_lo[square_bit & 255] | priv_hi[square_bit >> 8]
+    opp_squares = tiles_opp[tiles]  # each tile mask of the opponent, as its own squares
+    mover_squares = tiles_mover[tiles]
+    swapped_mover = tern[tile_lo[opp_squares & 255] | tile_hi[opp_squares >> 8]].astype(np.int64)
+    swapped_opp = 2 * tern[opp_tile_lo[mover_squares & 255] | opp_tile_hi[mover_squares >> 8]]
     tables = RankTables(
         n, length, pop, sum_lo, sum_hi, priv_lo, priv_hi, tile_lo, tile_hi,
         opp_tile_lo, opp_tile_hi, priv_rank, fewer, tern, group_rank, group_start,
@@ -327,7 +431,8 @@ def _tables(name: str, pieces: int) -> tuple[RankTables, tuple[Block, ...]]:
         found[:, 4].copy(), member_offset, word_mover[by_group].astype(np.int32),
         word_opp[by_group].astype(np.int32), priv_mask, tiles_mover, tiles_opp,
         opponent_square, rosette, ruleset.safe_rosettes, ruleset.capture_bonus,
-        throws, probabilities,
+        throws, probabilities, square_bit, tile_bit, private_bit, swapped_mover,
+        swapped_opp.astype(np.int64),
     )  # fmt: skip
     return tables, tuple(blocks)
 

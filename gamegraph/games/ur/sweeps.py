@@ -80,14 +80,14 @@ GRADE_VALUES = np.exp2(-np.arange(NO_GRADE + 1) / GRADE_STEPS)
 GRADE_VALUES[NO_GRADE] = 0.0
 # Kinds of listed moves: the mover throws again, the turn passes (the value is 1 - v),
 # the mover wins. _STAYS and _PASSES are added to twice the successor's place.
-_STAYS = 0
-_PASSES = 1
-_WINS = 2
+_STAYS = _rank.STAYS
+_PASSES = _rank.PASSES
+_WINS = _rank.WINS
 
 rank = _rank.rank
 unrank = _rank.unrank
-move = _rank.move
 progress = _rank.progress
+item_moves = _rank.item_moves
 prange = range
 
 _compiled = False
@@ -145,7 +145,7 @@ def compile_kernels() -> None:
         threading_layer="workqueue",
         # The rules' helpers (rank, unrank, move) are inlined: a call would count
         # references to every table.
-        inline=("rank", "unrank", "move", "progress", "_list_moves", "_list_item", "_read_moves",
+        inline=("rank", "unrank", "progress", "item_moves", "_read_moves",
                 "_read_stored", "_store_item", "_choose_again", "_pick", "_margin", "_grade",
                 "_chosen_value", "_pair", "_buffers", "_group_size"),
         # Each range is compiled once, with its helpers inlined; the parallel sweeps call
@@ -162,49 +162,6 @@ def compile_kernels() -> None:
 # each throw is picked: the reads of an item, which miss the cache, do not wait on each
 # other.
 # ---------------------------------------------------------------------------
-def _list_moves(mover, a, opp, b, t, throw, ranks, kinds, n):  # pragma: no cover - compiled
-    """Append the moves of ``throw`` to ``ranks``/``kinds`` from ``n`` on; the new end.
-
-    A kind is :data:`_STAYS` (the mover throws again), :data:`_PASSES` or :data:`_WINS`.
-    """
-    for source in range(t.length + 2 - throw):
-        if source > 0 and (mover >> (source - 1)) & 1 == 0:
-            continue
-        legal, mover2, a2, opp2, again = move(mover, a, opp, source, throw, t)
-        if not legal:
-            continue
-        if a2 == t.pieces:
-            kinds[n] = _WINS
-        elif again:
-            ranks[n] = rank(mover2, a2, opp2, b, t)
-            kinds[n] = _STAYS
-        else:
-            ranks[n] = rank(opp2, b, mover2, a2, t)
-            kinds[n] = _PASSES
-        n += 1
-    return n
-
-
-def _list_item(mover, a, opp, b, t, sides, ranks, kinds, first):  # pragma: no cover
-    """List every move of an item's ``sides`` (its position, then the twin), throw by
-    throw: ``first[side, k]`` is where throw ``k``'s moves start; the number listed.
-    """
-    n = 0
-    for side in range(sides):
-        k = 0
-        for j in range(len(t.throws)):
-            if t.throws[j] == 0:
-                continue
-            first[side, k] = n
-            if side == 0:
-                n = _list_moves(mover, a, opp, b, t, t.throws[j], ranks, kinds, n)
-            else:
-                n = _list_moves(opp, b, mover, a, t, t.throws[j], ranks, kinds, n)
-            k += 1
-        first[side, k] = n
-    return n
-
-
 def _read_moves(
     values, where, start, stop, local, ranks, kinds, codes, found, n
 ):  # pragma: no cover
@@ -314,11 +271,12 @@ def _solve_pair(total1, passing1, total2, passing2):  # pragma: no cover - runs 
 
 def _buffers(t):  # pragma: no cover - runs compiled
     """Room for every move of an item: (ranks, kinds, codes, values, where each throw's
-    moves start, by side and throw).
+    moves start, by side and throw, the squares a side moves from).
     """
     room = 2 * len(t.throws) * (t.length + 2)
     return (np.empty(room, np.int64), np.empty(room, np.int64), np.empty(room, np.int64),
-            np.empty(room, np.float64), np.zeros((2, len(t.throws) + 1), np.int64))  # fmt: skip
+            np.empty(room, np.float64), np.zeros((2, len(t.throws) + 1), np.int64),
+            np.empty(t.length + 1, np.int64), np.ones((2, len(t.throws)), np.bool_))  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -329,12 +287,12 @@ def _buffers(t):  # pragma: no cover - runs compiled
 def _full_range(values, w, t, counts, store, slot, low, high):  # pragma: no cover - compiled
     order, twin, start, stop, where, local, fixed, choices, grades = w
     moves, at, end, offsets = store
-    ranks, kinds, codes, found, first = _buffers(t)
+    ranks, kinds, codes, found, first, sources, every = _buffers(t)
     change = 0.0
     for i in range(low, high):
         sides = 1 if order[i] == twin[i] else 2
         mover, a, opp, b = unrank(order[i], t)
-        n = _list_item(mover, a, opp, b, t, sides, ranks, kinds, first)
+        n = item_moves(mover, a, opp, b, t, sides, every, sources, ranks, kinds, first)
         if len(offsets):
             _store_item(moves, at, end, offsets, slot, i, where, start, stop, ranks, kinds, n)
         _read_moves(values, where, start, stop, local, ranks, kinds, codes, found, n)
@@ -406,36 +364,30 @@ def _along(local, fixed, choices, moving, still, item, side):  # pragma: no cove
 
 def _improve_range(values, w, t, moving, shrunk, drift, eps, low, high):  # pragma: no cover
     order, twin, start, stop, where, local, fixed, choices, grades = w
-    ranks, kinds, codes, found, first = _buffers(t)
+    ranks, kinds, codes, found, first, sources, wanted = _buffers(t)
     changed = 0
     gain = 0.0
     made = 0
+    throws = grades.shape[2]
     for i in range(low, high):
         sides = 1 if order[i] == twin[i] else 2
-        n = 0
-        mover = a = opp = b = 0
-        made_here = False
+        looks = False
         for side in range(sides):
-            k = 0
-            for j in range(len(t.throws)):
-                if t.throws[j] == 0:
-                    continue
-                first[side, k] = n
-                if GRADE_VALUES[grades[i, side, k]] > 2.0 * drift:  # still best
+            for k in range(throws):
+                wanted[side, k] = not GRADE_VALUES[grades[i, side, k]] > 2.0 * drift
+                if wanted[side, k]:
+                    looks = True
+                else:  # still best
                     grades[i, side, k] = shrunk[grades[i, side, k]]
-                else:
-                    if not made_here:
-                        made_here = True
-                        made += 1
-                        mover, a, opp, b = unrank(order[i], t)
-                    if side == 0:
-                        n = _list_moves(mover, a, opp, b, t, t.throws[j], ranks, kinds, n)
-                    else:
-                        n = _list_moves(opp, b, mover, a, t, t.throws[j], ranks, kinds, n)
-                    if n == first[side, k]:  # no legal move: nothing to choose
-                        grades[i, side, k] = 0
-                k += 1
-            first[side, k] = n
+        if not looks:
+            continue
+        made += 1
+        mover, a, opp, b = unrank(order[i], t)
+        n = item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first)
+        for side in range(sides):
+            for k in range(throws):
+                if wanted[side, k] and first[side, k] == first[side, k + 1]:
+                    grades[i, side, k] = 0  # no legal move: nothing to choose
         if n == 0:
             continue
         _read_moves(values, where, start, stop, local, ranks, kinds, codes, found, n)
@@ -529,7 +481,7 @@ def _improve_stored_range(
     values, w, t, moving, counts, moves, offsets, shrunk, drift, eps, low, high
 ):  # pragma: no cover - runs compiled
     order, twin, _, _, _, local, fixed, choices, grades = w
-    _, _, codes, found, first = _buffers(t)
+    _, _, codes, found, first, _, _ = _buffers(t)
     throws = counts.shape[2]
     changed = 0
     gain = 0.0

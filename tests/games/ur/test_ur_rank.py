@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from gamegraph.errors import InvalidArgumentError
-from gamegraph.games.ur import RULESETS, encode, legal_moves, play, rule_set, state_codes
+from gamegraph.games.ur import RULESETS, encode, legal_moves, play, rule_set, state_codes, sweeps
 from gamegraph.games.ur.board import GEOMETRY
 from gamegraph.games.ur.counting import count_nonterminal
-from gamegraph.games.ur.rank import Numbering, move, rank, unrank
+from gamegraph.games.ur.rank import PASSES, STAYS, WINS, Numbering, item_moves, move, rank, unrank
 
 #: `make test-fast` leaves these out: the numbering checked against the rules, every rule set.
 pytestmark = pytest.mark.heavy
@@ -71,6 +71,60 @@ def test_moves_are_the_rules_moves(name):
                 made.append((numbering.position(int(rank(*after, t))), not again))
             expected = [play(state, m, ruleset) for m in legal_moves(state, throw, ruleset)]
             assert made == [e if e[0] != "WIN" else "WIN" for e in expected]
+
+
+def _moves_one_by_one(mover, a, opp, b, t):
+    """Each throw's moves of ``(mover, a, opp, b)`` by :func:`move` and :func:`rank`."""
+    listed = []
+    for throw in t.throws[t.throws != 0]:
+        made = []
+        for source in range(t.length + 2 - throw):
+            if source and not mover >> (source - 1) & 1:
+                continue
+            legal, mover2, a2, opp2, again = move(mover, a, opp, source, int(throw), t)
+            if not legal:
+                continue
+            if a2 == t.pieces:
+                made.append((WINS, None))
+            elif again:
+                made.append((STAYS, int(rank(mover2, a2, opp2, b, t))))
+            else:
+                made.append((PASSES, int(rank(opp2, b, mover2, a2, t))))
+        listed.append(made)
+    return listed
+
+
+def _item_moves(lister, mover, a, opp, b, t):
+    """Each throw's moves of both sides of an item, as :func:`item_moves` lists them."""
+    throws = int((t.throws != 0).sum())
+    ranks, kinds = np.zeros(2 * throws * (t.length + 2), np.int64), np.zeros(0, np.int64)
+    kinds = np.zeros_like(ranks)
+    first = np.zeros((2, throws + 1), np.int64)
+    sources = np.zeros(t.length + 1, np.int64)
+    wanted = np.ones((2, throws), np.bool_)
+    lister(mover, a, opp, b, t, 2, wanted, sources, ranks, kinds, first)
+    return [
+        [(int(kinds[m]), None if kinds[m] == WINS else int(ranks[m]))
+         for m in range(first[side, k], first[side, k + 1])]
+        for side in range(2) for k in range(throws)
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_item_moves_are_the_moves_made_one_by_one(name):
+    """:func:`item_moves` (successors' ranks from the position's own terms, in the block
+    solver) lists what :func:`move` and :func:`rank` make, in the same order, for both
+    sides of an item: plain and compiled, including bearing off and winning.
+    """
+    numbering = Numbering(rule_set(name, 3))
+    t = numbering.tables
+    sweeps.compile_kernels()
+    compiled = sweeps.item_moves
+    for index in range(0, numbering.n_positions, 101):
+        mover, a, opp, b = (int(v) for v in unrank(index, t))
+        expected = _moves_one_by_one(mover, a, opp, b, t) + _moves_one_by_one(opp, b, mover, a, t)
+        assert _item_moves(item_moves, mover, a, opp, b, t) == expected
+        assert _item_moves(compiled, mover, a, opp, b, t) == expected
 
 
 def test_positions_are_checked():
