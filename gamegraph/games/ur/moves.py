@@ -262,6 +262,6 @@ def pip_counts(mover, a, opp, b, ruleset) -> np.ndarray:
     off = ruleset.length + 1
 
     def walked(mask):
-        return t.square_sum_lo[mask & 255] + t.square_sum_hi[mask >> 8]
+        return t.data[t.square_sum_lo + (mask & 255)] + t.data[t.square_sum_hi + (mask >> 8)]
 
     return walked(mover) + off * a - walked(opp) - off * b

@@ -74,7 +74,13 @@ _BYTE = np.arange(256, dtype=np.int64)
 
 
 class RankTables(NamedTuple):
-    """The lookup tables of one rule set and piece count (numba reads them as a tuple).
+    """The lookup tables of one rule set and piece count, laid end to end in one array.
+
+    ``data[t.name + i]`` is entry ``i`` of table ``name``: every table field below is
+    where its table starts in ``data``. One array, not one per table: the compiled
+    sweeps hand the tables to a helper for each position, and numba counts a reference
+    to each array it hands over (thirty-odd atomic operations a position when each
+    table was an array of its own, half the time of listing the moves).
 
     Tables indexed by a mask's low byte (``*_lo``) and its high byte (``*_hi``) are
     OR-ed (their bits never overlap) or added (sums).
@@ -82,42 +88,58 @@ class RankTables(NamedTuple):
 
     pieces: int
     length: int
-    pop: np.ndarray  # bits set in a byte
-    square_sum_lo: np.ndarray  # sum of the squares a byte's bits stand for
-    square_sum_hi: np.ndarray
-    priv_lo: np.ndarray  # a mask's private squares as p bits
-    priv_hi: np.ndarray
-    tile_lo: np.ndarray  # the mover's shared squares as w tile bits
-    tile_hi: np.ndarray
-    opp_tile_lo: np.ndarray  # the opponent's shared squares as the mover's tile bits
-    opp_tile_hi: np.ndarray
-    priv_rank: np.ndarray  # [private bits] place in (popcount, value) order
-    fewer: np.ndarray  # [k] private masks with at most k pieces (F(k))
-    tern: np.ndarray  # [tile bits] the ternary word with a digit 1 per bit
-    group_rank: np.ndarray  # [ternary word] place inside its (ms, os) group
-    group_start: np.ndarray  # [a, b, ms, os] first rank of the group (-1: empty)
-    starts: np.ndarray  # first rank of every non-empty group, ascending
-    start_a: np.ndarray  # that group's a, b, ms, os
-    start_b: np.ndarray
-    start_ms: np.ndarray
-    start_os: np.ndarray
-    member_offset: np.ndarray  # [ms, os] first place of the group in member_*
-    member_mover: np.ndarray  # tile bits of the mover, word by word in group order
-    member_opp: np.ndarray
-    priv_mask: np.ndarray  # [place in priv_rank order] the private squares as a mask
-    tiles_mover: np.ndarray  # [tile bits] the mover's squares
-    tiles_opp: np.ndarray  # [tile bits] the opponent's squares, in its numbering
-    opponent_square: np.ndarray  # [square 0 .. L + 1] the opponent's number (0: private)
-    rosette: np.ndarray  # [square 0 .. L + 1] 1 on a rosette
+    data: np.ndarray  # every table below, end to end (int64)
+    tiles: int  # shared tiles plus one: the sizes of ms and os in the group tables
+    groups: int  # how many groups start (the length of ``starts``)
+    pop: int  # bits set in a byte
+    square_sum_lo: int  # sum of the squares a byte's bits stand for
+    square_sum_hi: int
+    priv_lo: int  # a mask's private squares as p bits
+    priv_hi: int
+    tile_lo: int  # the mover's shared squares as w tile bits
+    tile_hi: int
+    opp_tile_lo: int  # the opponent's shared squares as the mover's tile bits
+    opp_tile_hi: int
+    priv_rank: int  # [private bits] place in (popcount, value) order
+    fewer: int  # [k] private masks with at most k pieces (F(k))
+    tern: int  # [tile bits] the ternary word with a digit 1 per bit
+    group_rank: int  # [ternary word] place inside its (ms, os) group
+    group_start: int  # [a, b, ms, os] first rank of the group (-1: empty), C order
+    starts: int  # first rank of every non-empty group, ascending
+    start_a: int  # that group's a, b, ms, os
+    start_b: int
+    start_ms: int
+    start_os: int
+    member_offset: int  # [ms, os] first place of the group in member_*, C order
+    member_mover: int  # tile bits of the mover, word by word in group order
+    member_opp: int
+    priv_mask: int  # [place in priv_rank order] the private squares as a mask
+    tiles_mover: int  # [tile bits] the mover's squares
+    tiles_opp: int  # [tile bits] the opponent's squares, in its numbering
+    opponent_square: int  # [square 0 .. L + 1] the opponent's number (0: private)
+    rosette: int  # [square 0 .. L + 1] 1 on a rosette
+    square_bit: int  # [square 0 .. L + 1] its bit in a mask (0: off the board)
+    tile_bit: int  # [square 0 .. L + 1] its tile bit (0: private or off the board)
+    private_bit: int  # [square 0 .. L + 1] its private bit (0: shared or off)
+    swapped_mover: int  # [opponent's tile bits] their ternary word, the opponent to move
+    swapped_opp: int  # [mover's tile bits] their word (digits 2), the opponent to move
     safe: bool
     bonus: bool
     throws: np.ndarray  # every throw, in order
     probabilities: np.ndarray  # their probabilities (float64)
-    square_bit: np.ndarray  # [square 0 .. L + 1] its bit in a mask (0: off the board)
-    tile_bit: np.ndarray  # [square 0 .. L + 1] its tile bit (0: private or off the board)
-    private_bit: np.ndarray  # [square 0 .. L + 1] its private bit (0: shared or off)
-    swapped_mover: np.ndarray  # [opponent's tile bits] their ternary word, the opponent to move
-    swapped_opp: np.ndarray  # [mover's tile bits] their word (digits 2), the opponent to move
+
+    def table(self, name: str) -> np.ndarray:
+        """Table ``name`` (flat), a view of :attr:`data`.
+
+        >>> Numbering(rule_set("finkel", 1)).tables.table("rosette").tolist()
+        [0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0]
+        """
+        names = RankTables._fields[RankTables._fields.index("pop") :]
+        names = names[: names.index("safe")]
+        starts = sorted((getattr(self, n), n) for n in names)
+        place = [n for _, n in starts].index(name)
+        end = starts[place + 1][0] if place + 1 < len(starts) else len(self.data)
+        return self.data[getattr(self, name) : end]
 
 
 class Block(NamedTuple):
@@ -145,41 +167,53 @@ class Block(NamedTuple):
 def progress(mover, opp, t):
     """The sum of both sides' squares, each in its own numbering."""
     return (
-        t.square_sum_lo[mover & 255] + t.square_sum_hi[mover >> 8]
-        + t.square_sum_lo[opp & 255] + t.square_sum_hi[opp >> 8]
+        t.data[t.square_sum_lo + (mover & 255)] + t.data[t.square_sum_hi + (mover >> 8)]
+        + t.data[t.square_sum_lo + (opp & 255)] + t.data[t.square_sum_hi + (opp >> 8)]
     )  # fmt: skip
 
 
 def rank(mover, a, opp, b, t):
     """The number of position ``(mover, a, opp, b)`` (the module docstring gives the formula)."""
-    mover_tiles = t.tile_lo[mover & 255] | t.tile_hi[mover >> 8]
-    opp_tiles = t.opp_tile_lo[opp & 255] | t.opp_tile_hi[opp >> 8]
-    ms = t.pop[mover_tiles & 255] + t.pop[mover_tiles >> 8]
-    os = t.pop[opp_tiles & 255] + t.pop[opp_tiles >> 8]
-    word = t.tern[mover_tiles] + 2 * t.tern[opp_tiles]
-    mover_private = t.priv_rank[t.priv_lo[mover & 255] | t.priv_hi[mover >> 8]]
-    opp_private = t.priv_rank[t.priv_lo[opp & 255] | t.priv_hi[opp >> 8]]
+    mover_tiles = t.data[t.tile_lo + (mover & 255)] | t.data[t.tile_hi + (mover >> 8)]
+    opp_tiles = t.data[t.opp_tile_lo + (opp & 255)] | t.data[t.opp_tile_hi + (opp >> 8)]
+    ms = t.data[t.pop + (mover_tiles & 255)] + t.data[t.pop + (mover_tiles >> 8)]
+    os = t.data[t.pop + (opp_tiles & 255)] + t.data[t.pop + (opp_tiles >> 8)]
+    word = t.data[t.tern + mover_tiles] + 2 * t.data[t.tern + opp_tiles]
+    mover_private = t.data[
+        t.priv_rank + (t.data[t.priv_lo + (mover & 255)] | t.data[t.priv_hi + (mover >> 8)])
+    ]
+    opp_private = t.data[
+        t.priv_rank + (t.data[t.priv_lo + (opp & 255)] | t.data[t.priv_hi + (opp >> 8)])
+    ]
     return (
-        t.group_start[a, b, ms, os]
-        + (t.group_rank[word] * t.fewer[t.pieces - a - ms] + mover_private)
-        * t.fewer[t.pieces - b - os]
+        t.data[t.group_start + ((a * t.pieces + b) * t.tiles + ms) * t.tiles + os]
+        + (t.data[t.group_rank + word] * t.data[t.fewer + (t.pieces - a - ms)] + mover_private)
+        * t.data[t.fewer + (t.pieces - b - os)]
         + opp_private
     )
 
 
 def unrank(r, t):
     """The position ``(mover, a, opp, b)`` numbered ``r``: :func:`rank` undone."""
-    k = np.searchsorted(t.starts, r, side="right") - 1
-    a, b, ms, os = t.start_a[k], t.start_b[k], t.start_ms[k], t.start_os[k]
-    q = r - t.starts[k]
-    f_opp = t.fewer[t.pieces - b - os]
-    f_mover = t.fewer[t.pieces - a - ms]
+    k = np.searchsorted(t.data[t.starts : t.starts + t.groups], r, side="right") - 1
+    a, b, ms, os = (
+        t.data[t.start_a + k],
+        t.data[t.start_b + k],
+        t.data[t.start_ms + k],
+        t.data[t.start_os + k],
+    )
+    q = r - t.data[t.starts + k]
+    f_opp = t.data[t.fewer + (t.pieces - b - os)]
+    f_mover = t.data[t.fewer + (t.pieces - a - ms)]
     opp_private = q % f_opp
     q = q // f_opp
     mover_private = q % f_mover
-    member = t.member_offset[ms, os] + q // f_mover
-    mover = t.priv_mask[mover_private] | t.tiles_mover[t.member_mover[member]]
-    opp = t.priv_mask[opp_private] | t.tiles_opp[t.member_opp[member]]
+    member = t.data[t.member_offset + ms * t.tiles + os] + q // f_mover
+    mover = (
+        t.data[t.priv_mask + mover_private]
+        | t.data[t.tiles_mover + (t.data[t.member_mover + member])]
+    )
+    opp = t.data[t.priv_mask + opp_private] | t.data[t.tiles_opp + (t.data[t.member_opp + member])]
     return mover, a, opp, b
 
 
@@ -192,7 +226,7 @@ def move(mover, a, opp, source, throw, t):
     """
     dest = source + throw
     if source == 0:
-        legal = t.pieces - t.pop[mover & 255] - t.pop[mover >> 8] - a > 0
+        legal = t.pieces - t.data[t.pop + (mover & 255)] - t.data[t.pop + (mover >> 8)] - a > 0
         left = mover
     else:
         here = 1 << (source - 1)
@@ -202,8 +236,8 @@ def move(mover, a, opp, source, throw, t):
         return legal, left, a + 1, opp, (opp < 0)  # (opp < 0): False, as a scalar or an array
     there = 1 << (dest - 1)
     legal = legal & ((mover & there) == 0)
-    again = t.rosette[dest] != 0
-    square = t.opponent_square[dest]
+    again = t.data[t.rosette + dest] != 0
+    square = t.data[t.opponent_square + dest]
     if square == 0:
         return legal, left | there, a, opp, again | (opp < 0)
     theirs = 1 << (square - 1)
@@ -231,8 +265,8 @@ def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first)
     (``(opp', b, mover', a')``: the other side moves) or :data:`WINS` (no rank). These are
     the moves :func:`move` makes from each square, with each successor's rank computed
     from the position's own terms: a move changes one piece of the mover (and may
-    capture one), so only the terms of the squares it touches change, and no branch
-    depends on the board. ``sources`` is room for the squares a side moves from.
+    capture one), so only the terms of the squares it touches change. ``sources`` is
+    room for the squares a side moves from.
     """
     n = 0
     n_pieces, end = t.pieces, t.length + 1
@@ -240,19 +274,21 @@ def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first)
         if side == 1:
             mover, a, opp, b = opp, b, mover, a
         count = 0
-        if n_pieces - t.pop[mover & 255] - t.pop[mover >> 8] - a > 0:
+        if n_pieces - t.data[t.pop + (mover & 255)] - t.data[t.pop + (mover >> 8)] - a > 0:
             sources[0] = 0
             count = 1
         for square in range(1, end):
             if (mover >> (square - 1)) & 1:
                 sources[count] = square
                 count += 1
-        mover_tiles = t.tile_lo[mover & 255] | t.tile_hi[mover >> 8]
-        opp_tiles = t.opp_tile_lo[opp & 255] | t.opp_tile_hi[opp >> 8]
-        ms = t.pop[mover_tiles & 255] + t.pop[mover_tiles >> 8]
-        os = t.pop[opp_tiles & 255] + t.pop[opp_tiles >> 8]
-        mover_private = t.priv_lo[mover & 255] | t.priv_hi[mover >> 8]
-        opp_private = t.priv_rank[t.priv_lo[opp & 255] | t.priv_hi[opp >> 8]]
+        mover_tiles = t.data[t.tile_lo + (mover & 255)] | t.data[t.tile_hi + (mover >> 8)]
+        opp_tiles = t.data[t.opp_tile_lo + (opp & 255)] | t.data[t.opp_tile_hi + (opp >> 8)]
+        ms = t.data[t.pop + (mover_tiles & 255)] + t.data[t.pop + (mover_tiles >> 8)]
+        os = t.data[t.pop + (opp_tiles & 255)] + t.data[t.pop + (opp_tiles >> 8)]
+        mover_private = t.data[t.priv_lo + (mover & 255)] | t.data[t.priv_hi + (mover >> 8)]
+        opp_private = t.data[
+            t.priv_rank + (t.data[t.priv_lo + (opp & 255)] | t.data[t.priv_hi + (opp >> 8)])
+        ]
         k = 0
         for j in range(len(t.throws)):
             throw = t.throws[j]
@@ -269,37 +305,42 @@ def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first)
                     off = dest == end
                     won = a + off == n_pieces  # no successor: its rank below is never read
                     a2 = a + off - won
-                    tile = t.tile_bit[dest]
+                    tile = t.data[t.tile_bit + dest]
                     captured = (opp_tiles & tile) != 0
-                    rosette = t.rosette[dest]
+                    rosette = t.data[t.rosette + dest]
                     legal = 1 - ((mover >> (dest - 1)) & 1)
                     if t.safe:
                         legal = legal & (1 - (captured & rosette))
                     again = rosette | (captured & t.bonus)
-                    mover_tiles2 = (mover_tiles & ~t.tile_bit[source]) | tile
+                    if not legal:
+                        continue
+                    mover_tiles2 = (mover_tiles & ~t.data[t.tile_bit + source]) | tile
                     opp_tiles2 = opp_tiles & ~tile
-                    ms2 = ms - (t.tile_bit[source] != 0) + (tile != 0)
+                    ms2 = ms - (t.data[t.tile_bit + source] != 0) + (tile != 0)
                     os2 = os - captured
-                    private = t.priv_rank[
-                        (mover_private & ~t.private_bit[source]) | t.private_bit[dest]
-                    ]
-                    fewer_mover = t.fewer[n_pieces - a2 - ms2]
-                    fewer_opp = t.fewer[n_pieces - b - os2]
-                    word = t.tern[mover_tiles2] + 2 * t.tern[opp_tiles2]
-                    stays = (
-                        t.group_start[a2, b, ms2, os2]
-                        + (t.group_rank[word] * fewer_mover + private) * fewer_opp
-                        + opp_private
-                    )
-                    word = t.swapped_mover[opp_tiles2] + t.swapped_opp[mover_tiles2]
-                    passes = (
-                        t.group_start[b, a2, os2, ms2]
-                        + (t.group_rank[word] * fewer_opp + opp_private) * fewer_mover
-                        + private
-                    )
-                    ranks[n] = passes + again * (stays - passes)
+                    private_bits = mover_private & ~t.data[t.private_bit + source]
+                    private = t.data[t.priv_rank + (private_bits | t.data[t.private_bit + dest])]
+                    fewer_mover = t.data[t.fewer + (n_pieces - a2 - ms2)]
+                    fewer_opp = t.data[t.fewer + (n_pieces - b - os2)]
+                    if again:  # (mover', a, opp', b)
+                        word = t.data[t.tern + mover_tiles2] + 2 * t.data[t.tern + opp_tiles2]
+                        group = ((a2 * n_pieces + b) * t.tiles + ms2) * t.tiles + os2
+                        ranks[n] = (
+                            t.data[t.group_start + group]
+                            + (t.data[t.group_rank + word] * fewer_mover + private) * fewer_opp
+                            + opp_private
+                        )
+                    else:  # (opp', b, mover', a2)
+                        word = t.data[t.swapped_mover + opp_tiles2]
+                        word += t.data[t.swapped_opp + mover_tiles2]
+                        group = ((b * n_pieces + a2) * t.tiles + os2) * t.tiles + ms2
+                        ranks[n] = (
+                            t.data[t.group_start + group]
+                            + (t.data[t.group_rank + word] * fewer_opp + opp_private) * fewer_mover
+                            + private
+                        )
                     kinds[n] = PASSES - again + won
-                    n += legal
+                    n += 1
             k += 1
         first[side, k] = n
     return n
@@ -424,16 +465,36 @@ def _tables(name: str, pieces: int) -> tuple[RankTables, tuple[Block, ...]]:
     mover_squares = tiles_mover[tiles]
     swapped_mover = tern[tile_lo[opp_squares & 255] | tile_hi[opp_squares >> 8]].astype(np.int64)
     swapped_opp = 2 * tern[opp_tile_lo[mover_squares & 255] | opp_tile_hi[mover_squares >> 8]]
+    parts = {
+        "pop": pop, "square_sum_lo": sum_lo, "square_sum_hi": sum_hi, "priv_lo": priv_lo,
+        "priv_hi": priv_hi, "tile_lo": tile_lo, "tile_hi": tile_hi, "opp_tile_lo": opp_tile_lo,
+        "opp_tile_hi": opp_tile_hi, "priv_rank": priv_rank, "fewer": fewer, "tern": tern,
+        "group_rank": group_rank, "group_start": group_start, "starts": found[:, 0],
+        "start_a": found[:, 1], "start_b": found[:, 2], "start_ms": found[:, 3],
+        "start_os": found[:, 4], "member_offset": member_offset,
+        "member_mover": word_mover[by_group], "member_opp": word_opp[by_group],
+        "priv_mask": priv_mask, "tiles_mover": tiles_mover, "tiles_opp": tiles_opp,
+        "opponent_square": opponent_square, "rosette": rosette, "square_bit": square_bit,
+        "tile_bit": tile_bit, "private_bit": private_bit, "swapped_mover": swapped_mover,
+        "swapped_opp": swapped_opp,
+    }  # fmt: skip
+    sizes = [np.asarray(table).size for table in parts.values()]
+    offsets = dict(zip(parts, np.cumsum([0, *sizes[:-1]]).tolist()))
+    data = np.concatenate(
+        [np.asarray(table, dtype=np.int64).reshape(-1) for table in parts.values()]
+    )
     tables = RankTables(
-        n, length, pop, sum_lo, sum_hi, priv_lo, priv_hi, tile_lo, tile_hi,
-        opp_tile_lo, opp_tile_hi, priv_rank, fewer, tern, group_rank, group_start,
-        found[:, 0].copy(), found[:, 1].copy(), found[:, 2].copy(), found[:, 3].copy(),
-        found[:, 4].copy(), member_offset, word_mover[by_group].astype(np.int32),
-        word_opp[by_group].astype(np.int32), priv_mask, tiles_mover, tiles_opp,
-        opponent_square, rosette, ruleset.safe_rosettes, ruleset.capture_bonus,
-        throws, probabilities, square_bit, tile_bit, private_bit, swapped_mover,
-        swapped_opp.astype(np.int64),
-    )  # fmt: skip
+        pieces=n,
+        length=length,
+        data=data,
+        tiles=w + 1,
+        groups=len(found),
+        **offsets,
+        safe=ruleset.safe_rosettes,
+        bonus=ruleset.capture_bonus,
+        throws=throws,
+        probabilities=probabilities,
+    )
     return tables, tuple(blocks)
 
 
