@@ -87,11 +87,11 @@ KEEP = ("all", "needed")
 #: compiled code (174 MiB measured at 2 pieces) and the cores' buffers.
 WORKING_BYTES = 50
 RESERVE = 256 * 2**20
-#: Default ``inner`` of :func:`solve_blocks`: where a block's moves are stored, an
-#: improvement pass costs about six policy sweeps; where they are made again, about
-#: twenty (measured at finkel 5 and 6; 0.25 took 17 % off finkel 6 against 0.01).
-INNER_STORED = 0.25
-INNER_MADE = 0.01
+#: Default ``inner`` of :func:`solve_blocks`, whether a block's moves are stored or made
+#: again: finkel 6 with ``memory=900M`` (its largest blocks make most of their moves
+#: again) took 218 core-seconds at 0.01, 209 at 0.03, 206 at 0.1 and 205 at 0.25, since
+#: making moves costs about a third of what it did (:func:`.rank.item_moves`).
+INNER = 0.25
 #: Moves per position, about, at most (finkel 7 has 13.8, masters 7 15.6).
 MOVES_BOUND = 16
 #: Room for stored moves, at most, per item (two positions): the cores' regions are
@@ -466,8 +466,7 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     groups = compiled.stored_groups(store[3])
     stored = (counts, store[0], store[3], groups) if groups.any() else None
     del store, counts  # held by ``stored`` when needed, and freed with it
-    if inner is None:
-        inner = INNER_STORED if 2 * groups.sum() >= len(groups) and len(groups) else INNER_MADE
+    inner = INNER if inner is None else inner
     drift = change  # the margins were measured while values moved
     target, passes, policy, looked = max(tol / 2, inner * change), 1, 0, 0
     while True:
@@ -626,9 +625,8 @@ def solve_blocks(
         Cores for the numba engine (numba's default, all of them, when None).
     inner : float, optional
         Policy sweeps go on until the estimated distance is below ``inner`` times the
-        largest gain of the last improvement (or of the first sweep's change): by
-        default :data:`INNER_STORED` where a block's moves are stored, else
-        :data:`INNER_MADE`.
+        largest gain of the last improvement (or of the first sweep's change);
+        :data:`INNER` by default.
     max_sweeps : int
         Per block; :class:`~gamegraph.errors.ConvergenceError` beyond it.
     memory : int, optional
