@@ -143,8 +143,8 @@ def compile_kernels() -> None:
         globals(),
         numba,
         threading_layer="workqueue",
-        # The rules' helpers (rank, unrank, move) are inlined: a call would count
-        # references to every table.
+        # The rules' helpers (rank, unrank, item_moves) are inlined: a call would count
+        # references to its arrays (the rules' tables are one array for that reason).
         inline=("rank", "unrank", "progress", "item_moves", "_read_moves",
                 "_read_stored", "_store_item", "_choose_again", "_pick", "_margin", "_grade",
                 "_chosen_value", "_pair", "_buffers", "_group_size"),
