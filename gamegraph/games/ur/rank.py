@@ -373,6 +373,20 @@ def _popcounts(values: np.ndarray) -> np.ndarray:
     return np.array([bin(int(v)).count("1") for v in values], dtype=np.int64)
 
 
+def _end_to_end(parts: dict) -> tuple[np.ndarray, dict]:
+    """The tables of ``parts`` laid end to end in one int64 array (C order), and where
+    each starts in it.
+
+    >>> data, offsets = _end_to_end({"a": [1, 2], "b": np.array([[3], [4]])})
+    >>> data.tolist(), offsets
+    ([1, 2, 3, 4], {'a': 0, 'b': 2})
+    """
+    sizes = [np.asarray(table).size for table in parts.values()]
+    offsets = dict(zip(parts, np.cumsum([0, *sizes[:-1]]).tolist()))
+    data = np.concatenate([np.asarray(table, np.int64).reshape(-1) for table in parts.values()])
+    return data, offsets
+
+
 @lru_cache(maxsize=16)
 def _tables(name: str, pieces: int) -> tuple[RankTables, tuple[Block, ...]]:
     ruleset = rule_set(name, pieces)
@@ -478,11 +492,7 @@ def _tables(name: str, pieces: int) -> tuple[RankTables, tuple[Block, ...]]:
         "tile_bit": tile_bit, "private_bit": private_bit, "swapped_mover": swapped_mover,
         "swapped_opp": swapped_opp,
     }  # fmt: skip
-    sizes = [np.asarray(table).size for table in parts.values()]
-    offsets = dict(zip(parts, np.cumsum([0, *sizes[:-1]]).tolist()))
-    data = np.concatenate(
-        [np.asarray(table, dtype=np.int64).reshape(-1) for table in parts.values()]
-    )
+    data, offsets = _end_to_end(parts)
     tables = RankTables(
         pieces=n,
         length=length,
