@@ -118,7 +118,6 @@ class RankTables(NamedTuple):
     tiles_opp: int  # [tile bits] the opponent's squares, in its numbering
     opponent_square: int  # [square 0 .. L + 1] the opponent's number (0: private)
     rosette: int  # [square 0 .. L + 1] 1 on a rosette
-    square_bit: int  # [square 0 .. L + 1] its bit in a mask (0: off the board)
     tile_bit: int  # [square 0 .. L + 1] its tile bit (0: private or off the board)
     private_bit: int  # [square 0 .. L + 1] its private bit (0: shared or off)
     swapped_mover: int  # [opponent's tile bits] their ternary word, the opponent to move
@@ -127,19 +126,6 @@ class RankTables(NamedTuple):
     bonus: bool
     throws: np.ndarray  # every throw, in order
     probabilities: np.ndarray  # their probabilities (float64)
-
-    def table(self, name: str) -> np.ndarray:
-        """Table ``name`` (flat), a view of :attr:`data`.
-
-        >>> Numbering(rule_set("finkel", 1)).tables.table("rosette").tolist()
-        [0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0]
-        """
-        names = RankTables._fields[RankTables._fields.index("pop") :]
-        names = names[: names.index("safe")]
-        starts = sorted((getattr(self, n), n) for n in names)
-        place = [n for _, n in starts].index(name)
-        end = starts[place + 1][0] if place + 1 < len(starts) else len(self.data)
-        return self.data[getattr(self, name) : end]
 
 
 class Block(NamedTuple):
@@ -247,7 +233,7 @@ def move(mover, a, opp, source, throw, t):
     return legal, left | there, a, opp & ~theirs, again | (captured & t.bonus)
 
 
-#: Kinds of the moves :func:`throw_moves` lists: the mover throws again, the turn passes,
+#: Kinds of the moves :func:`item_moves` lists: the mover throws again, the turn passes,
 #: the mover wins (no rank).
 STAYS = 0
 PASSES = 1
@@ -472,9 +458,9 @@ def _tables(name: str, pieces: int) -> tuple[RankTables, tuple[Block, ...]]:
     sum_lo, sum_hi = _square_sums()
     throws = np.array([t for t, _ in ruleset.dice.distribution], dtype=np.int64)
     probabilities = np.array([float(q) for _, q in ruleset.dice.distribution])
-    square_bit = np.array([0] + [1 << (s - 1) for s in range(1, length + 1)] + [0], np.int64)
-    tile_bit = tile_lo[square_bit & 255] | tile_hi[square_bit >> 8]
-    private_bit = priv_lo[square_bit & 255] | priv_hi[square_bit >> 8]
+    square_bits = np.array([0] + [1 << (s - 1) for s in range(1, length + 1)] + [0], np.int64)
+    tile_bit = tile_lo[square_bits & 255] | tile_hi[square_bits >> 8]
+    private_bit = priv_lo[square_bits & 255] | priv_hi[square_bits >> 8]
     opp_squares = tiles_opp[tiles]  # each tile mask of the opponent, as its own squares
     mover_squares = tiles_mover[tiles]
     swapped_mover = tern[tile_lo[opp_squares & 255] | tile_hi[opp_squares >> 8]].astype(np.int64)
@@ -488,9 +474,8 @@ def _tables(name: str, pieces: int) -> tuple[RankTables, tuple[Block, ...]]:
         "start_os": found[:, 4], "member_offset": member_offset,
         "member_mover": word_mover[by_group], "member_opp": word_opp[by_group],
         "priv_mask": priv_mask, "tiles_mover": tiles_mover, "tiles_opp": tiles_opp,
-        "opponent_square": opponent_square, "rosette": rosette, "square_bit": square_bit,
-        "tile_bit": tile_bit, "private_bit": private_bit, "swapped_mover": swapped_mover,
-        "swapped_opp": swapped_opp,
+        "opponent_square": opponent_square, "rosette": rosette, "tile_bit": tile_bit,
+        "private_bit": private_bit, "swapped_mover": swapped_mover, "swapped_opp": swapped_opp,
     }  # fmt: skip
     data, offsets = _end_to_end(parts)
     tables = RankTables(
