@@ -240,12 +240,13 @@ PASSES = 1
 WINS = 2
 
 
-def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first):
+def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first, n, row):
     """List the legal moves of position ``(mover, a, opp, b)`` (side 0) and, when ``sides``
     is 2, of its twin ``(opp, b, mover, a)`` (side 1), throw by throw: the throws with
-    moves are numbered ``k`` in order, and those with ``wanted[side, k]`` are listed
-    (the squares moved from ascending) into ``ranks`` and ``kinds``, from
-    ``first[side, k]`` to ``first[side, k + 1]``. Returns the number listed.
+    moves are numbered ``k`` in order, and those with ``wanted[row + side, k]`` are
+    listed (the squares moved from ascending) into ``ranks`` and ``kinds`` from ``n`` on,
+    from ``first[row + side, k]`` to ``first[row + side, k + 1]``. Returns where the
+    list ends: ``n`` and ``row`` let the sweeps list several items before reading any.
 
     A kind is :data:`STAYS` (the successor is ``(mover', a, opp', b)``), :data:`PASSES`
     (``(opp', b, mover', a')``: the other side moves) or :data:`WINS` (no rank). These are
@@ -254,7 +255,6 @@ def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first)
     capture one), so only the terms of the squares it touches change. ``sources`` is
     room for the squares a side moves from.
     """
-    n = 0
     n_pieces, end = t.pieces, t.length + 1
     for side in range(sides):
         if side == 1:
@@ -280,8 +280,8 @@ def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first)
             throw = t.throws[j]
             if throw == 0:
                 continue
-            first[side, k] = n
-            if wanted[side, k]:
+            first[row + side, k] = n
+            if wanted[row + side, k]:
                 for q in range(count):
                     source = sources[q]
                     dest = source + throw
@@ -328,7 +328,7 @@ def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first)
                     kinds[n] = PASSES - again + won
                     n += 1
             k += 1
-        first[side, k] = n
+        first[row + side, k] = n
     return n
 
 

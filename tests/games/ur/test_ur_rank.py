@@ -94,18 +94,23 @@ def _moves_one_by_one(mover, a, opp, b, t):
     return listed
 
 
-def _item_moves(lister, mover, a, opp, b, t):
-    """Each throw's moves of both sides of an item, as :func:`item_moves` lists them."""
+def _item_moves(lister, mover, a, opp, b, t, n=0, row=0):
+    """Each throw's moves of both sides of an item, as :func:`item_moves` lists them (from
+    ``n`` on, in rows ``row`` and ``row + 1``).
+    """
     throws = int((t.throws != 0).sum())
-    ranks, kinds = np.zeros(2 * throws * (t.length + 2), np.int64), np.zeros(0, np.int64)
-    kinds = np.zeros_like(ranks)
-    first = np.zeros((2, throws + 1), np.int64)
+    ranks = np.full(n + 2 * throws * (t.length + 2), -7, np.int64)
+    kinds = np.full_like(ranks, -7)
+    first = np.full((row + 2, throws + 1), -7, np.int64)
     sources = np.zeros(t.length + 1, np.int64)
-    wanted = np.ones((2, throws), np.bool_)
-    lister(mover, a, opp, b, t, 2, wanted, sources, ranks, kinds, first)
+    wanted = np.zeros((row + 2, throws), np.bool_)
+    wanted[row:] = True
+    end = lister(mover, a, opp, b, t, 2, wanted, sources, ranks, kinds, first, n, row)
+    assert end == first[row + 1, throws] and first[row, 0] == n
+    assert (ranks[:n] == -7).all() and (first[:row] == -7).all()
     return [
         [(int(kinds[m]), None if kinds[m] == WINS else int(ranks[m]))
-         for m in range(first[side, k], first[side, k + 1])]
+         for m in range(first[row + side, k], first[row + side, k + 1])]
         for side in range(2) for k in range(throws)
     ]  # fmt: skip
 
@@ -125,6 +130,7 @@ def test_item_moves_are_the_moves_made_one_by_one(name):
         expected = _moves_one_by_one(mover, a, opp, b, t) + _moves_one_by_one(opp, b, mover, a, t)
         assert _item_moves(item_moves, mover, a, opp, b, t) == expected
         assert _item_moves(compiled, mover, a, opp, b, t) == expected
+        assert _item_moves(compiled, mover, a, opp, b, t, n=5, row=4) == expected
 
 
 def test_positions_are_checked():
