@@ -387,10 +387,11 @@ def _policy_range(values, w, moving, still, low, high):  # pragma: no cover - co
     order, twin, _, _, _, local, fixed, choices, _ = w
     change = 0.0
     for i in range(low, high):
-        if i + AHEAD < high:
-            for side in range(2):
+        ahead = i + AHEAD
+        if ahead < high:  # a position that is its own twin has no side 1 written
+            for side in range(1 if order[ahead] == twin[ahead] else 2):
                 for k in range(len(moving)):
-                    code = choices[i + AHEAD, side, k]
+                    code = choices[ahead, side, k]
                     if code >= 0:
                         prefetch(local, code >> 1)
         total1, passing1 = _along(local, fixed, choices, moving, still, i, 0)
