@@ -81,11 +81,13 @@ SHARED_FULL = 1024
 ENGINES = _kernels.ENGINES
 #: What :func:`solve_blocks` keeps of the values solved: every block, or those still needed.
 KEEP = ("all", "needed")
-#: Bytes per position of a block's working arrays: of :class:`.sweeps.BlockArrays`
-#: 44 (order and twin 4, where 4, local 8, fixed 8, choices 16, grades 4), the move
-#: counts 4 and the stored moves' offsets 2. Room kept for the interpreter and the
-#: compiled code (174 MiB measured at 2 pieces) and the cores' buffers.
-WORKING_BYTES = 50
+#: Bytes per position of a block's working arrays (:class:`.sweeps.BlockArrays`: order and
+#: twin 4, where 4, local 8, fixed 8, choices 16, grades 4), and per position whose moves
+#: are stored, besides the moves (their counts 4, the item's offset 2): a block that
+#: stores part of its moves touches these for that part only. Room kept for the
+#: interpreter and the compiled code (174 MiB measured at 2 pieces) and the cores' buffers.
+WORKING_BYTES = 44
+STORED_BYTES = 6
 RESERVE = 256 * 2**20
 #: Default ``inner`` of :func:`solve_blocks`, whether a block's moves are stored or made
 #: again: finkel 6 with ``memory=900M`` (its largest blocks make most of their moves
@@ -97,6 +99,9 @@ MOVES_BOUND = 16
 #: Room for stored moves, at most, per item (two positions): the cores' regions are
 #: filled unevenly (one core sweeps the small levels), so twice the bound.
 MOVES_ROOM = 4 * MOVES_BOUND
+#: Bytes a stored move takes, counting its share of :data:`STORED_BYTES` at 8 moves a
+#: position at least (a large block has 11 to 16).
+BYTES_PER_STORED_MOVE = 4 + STORED_BYTES / 8
 
 
 class SweepPlan(NamedTuple):
@@ -456,8 +461,8 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
         counts = large_array(work.choices.shape, np.uint8)
         # The moves are stored as the full sweep makes them, as many as fit (all of them,
         # mostly), each core in a region of its own: pages are taken as they are written.
-        room = min(max(move_room(block, memory) // 4, 0), MOVES_ROOM * everything,
-                   compiled.MAX_STORED)  # fmt: skip
+        room = min(max(int(move_room(block, memory) // BYTES_PER_STORED_MOVE), 0),
+                   MOVES_ROOM * everything, compiled.MAX_STORED)  # fmt: skip
         store = compiled.move_store(everything, room, threads, large_array(room, np.int32))
         stages = sweep_stages(plan.levels, serial)
         change = compiled.full_sweep(stages, values, work, t, threads, serial, counts, store)
@@ -631,9 +636,9 @@ def solve_blocks(
         Per block; :class:`~gamegraph.errors.ConvergenceError` beyond it.
     memory : int, optional
         Bytes the solve may take, about (half the machine's memory by default). A block
-        whose moves fit in it (:func:`move_room`: 4 bytes per move, about 55 per position)
-        lists them once instead of in every improvement pass, which takes about a
-        quarter off its time (numba engine).
+        whose moves fit in it (:func:`move_room`: 4 bytes per move, about 60 per position
+        with their counts) lists them once instead of in every improvement pass, which
+        takes about a quarter off its time (numba engine).
     keep : {"all", "needed"}
         ``needed``: once ``on_block`` has had a block (to write it to a file), the values
         of every block that no block still to solve leads to (:func:`last_uses`) are
@@ -774,9 +779,10 @@ def table_bytes(numbering: Numbering, keep: str = "all") -> list[int]:
 
 
 def move_room(block: Block, memory: int | None) -> int:
-    """Bytes left for a block's stored moves out of ``memory`` (what the budget leaves
-    beside the values held, :func:`table_bytes`; when None, half the machine's memory
-    less the values of every block before): less its working arrays and :data:`RESERVE`.
+    """Bytes left for a block's stored moves (with their :data:`STORED_BYTES`) out of
+    ``memory`` (what the budget leaves beside the values held, :func:`table_bytes`; when
+    None, half the machine's memory less the values of every block before): less its
+    working arrays and :data:`RESERVE`.
     """
     if memory is None:
         memory = physical_memory() // 2 - 8 * block.start
@@ -805,7 +811,7 @@ def peak_bytes(numbering: Numbering, memory: int | None = None, keep: str = "all
     peak = 8 * numbering.n_positions if keep == "all" else 0
     for block in numbering.blocks:
         room = max(move_room(block, _budget(memory) - held[block.index]), 0)
-        moves = min(4 * MOVES_BOUND * block.size, room)
+        moves = min((4 * MOVES_BOUND + STORED_BYTES) * block.size, room)
         peak = max(peak, held[block.index] + WORKING_BYTES * block.size + moves)
     return peak + RESERVE
 

@@ -346,8 +346,10 @@ def _full_range(values, w, t, counts, store, slot, low, high):  # pragma: no cov
         for i in range(batch, last):  # in order: each reads the values of those before
             row = 2 * (i - batch)
             listed, done = items[i - batch], items[i - batch + 1]
+            kept = False
             if len(offsets):
-                _store_item(moves, at, end, offsets, slot, i, ranks, kinds, codes, listed, done)
+                kept = _store_item(moves, at, end, offsets, slot, i, ranks, kinds, codes, listed,
+                                   done)  # fmt: skip
             _read_values(values, local, ranks, kinds, codes, found, listed, done)
             sides = 1 if order[i] == twin[i] else 2
             total1 = passing1 = total2 = passing2 = 0.0
@@ -371,7 +373,7 @@ def _full_range(values, w, t, counts, store, slot, low, high):  # pragma: no cov
                             settled += p * best
                     choices[i, side, k] = code
                     grades[i, side, k] = _grade(_margin(best, second))
-                    if len(counts):
+                    if kept:  # the counts of the items not stored are never touched
                         counts[i, side, k] = high_m - low_m
                     k += 1
                 fixed[i, side] = settled
@@ -509,19 +511,21 @@ def _choose_again(
 # them, as int32 codes, and each improvement pass reads them instead of making the moves
 # again. A code is 2 * place + passes for a successor in the block, WIN_CODE for a win,
 # and STORED_OUT - (2 * rank + passes) for a successor outside it. Each core writes in a
-# region of its own (``at[slot]`` on to ``end[slot]``), and ``offsets[i]`` says where
-# item ``i``'s moves start (-1: not stored, its region was full).
+# region of its own (``at[slot]`` on to ``end[slot]``) until an item does not fit, and
+# ``offsets[i]`` is one more than where item ``i``'s moves start (0: not stored). So the
+# offsets and move counts of the items not stored are never written: a block that stores
+# part of its moves takes the pages of that part only.
 # ---------------------------------------------------------------------------
 def _store_item(
     moves, at, end, offsets, slot, i, ranks, kinds, codes, low, high
 ):  # pragma: no cover - runs compiled
     """Write item ``i``'s listed moves ``low .. high - 1`` (their codes from :func:`_places`)
-    at the end of region ``slot``, if they fit.
+    at the end of region ``slot`` if they fit, else close the region; whether they were.
     """
     here = at[slot]
     if here + high - low > end[slot]:
-        offsets[i] = -1
-        return
+        end[slot] = here  # full: the items after are not stored either
+        return False
     for m in range(low, high):
         code = codes[m]  # 2 place + kind inside the block
         if kinds[m] == _WINS:
@@ -529,8 +533,9 @@ def _store_item(
         elif code == FIXED:
             code = STORED_OUT - (2 * ranks[m] + kinds[m])
         moves[here + m - low] = code
-    offsets[i] = here
+    offsets[i] = here + 1
     at[slot] = here + high - low
+    return True
 
 
 def _read_stored(values, local, moves, offset, n, codes, found, at):  # pragma: no cover
@@ -562,7 +567,7 @@ def _improve_stored_range(
     gain = 0.0
     for i in range(low, high):
         sides = 1 if order[i] == twin[i] else 2
-        offset = offsets[i]
+        offset = offsets[i] - 1
         n = 0
         for side in range(sides):
             for k in range(throws):
@@ -714,29 +719,30 @@ def move_store(items: int, room: int, threads: int, moves=None):
     """Where :func:`full_sweep` writes the moves of ``items`` items: ``(moves, at, end,
     offsets)``, ``room`` codes in all (:data:`MAX_STORED` at most), a region of ``room //
     threads`` for each core (``moves``, an int32 array, when given; the system gives it
-    pages only as they are written). Nothing is stored when ``room`` is 0.
+    pages only as they are written, and so it does ``offsets``, zero until an item is
+    stored). Nothing is stored when ``room`` is 0.
 
     >>> moves, at, end, offsets = move_store(3, 10, 2)
-    >>> at.tolist(), end.tolist(), len(offsets)
-    ([0, 5], [5, 10], 3)
+    >>> at.tolist(), end.tolist(), offsets.tolist()
+    ([0, 5], [5, 10], [0, 0, 0])
     """
     share = min(room, MAX_STORED) // threads if items else 0
     if moves is None:
         moves = np.empty(share * threads, np.int32)
     at = np.arange(threads, dtype=np.int64) * share
-    offsets = np.full(items if share else 0, -1, np.int32)
+    offsets = np.zeros(items if share else 0, np.int32)
     return moves, at, at + share, offsets
 
 
 def stored_groups(offsets: np.ndarray) -> np.ndarray:
     """For each group of :data:`GROUP` items, whether every item has its moves stored.
 
-    >>> stored_groups(np.array([0, 5] * GROUP + [-1])).tolist()
+    >>> stored_groups(np.array([1, 6] * GROUP + [0])).tolist()
     [True, True, False]
     """
     if not len(offsets):
         return np.zeros(0, dtype=np.bool_)
-    return np.minimum.reduceat(offsets >= 0, np.arange(0, len(offsets), GROUP))
+    return np.minimum.reduceat(offsets > 0, np.arange(0, len(offsets), GROUP))
 
 
 def policy_sweep(stages, values, work: BlockArrays, tables, threads: int, serial: int) -> float:

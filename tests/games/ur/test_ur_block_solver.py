@@ -168,3 +168,33 @@ def test_grades_are_the_largest_step_at_most_the_margin():
         at_most = np.flatnonzero(steps <= margin)
         expected = 0 if margin >= 1 else (int(at_most[0]) if len(at_most) else sweeps.NO_GRADE)
         assert sweeps.grade(margin) == expected, margin
+
+
+def test_a_full_region_stores_nothing_after_and_touches_nothing():
+    """One core, room for a fifth of the largest block's moves: the items stored are
+    the first ones swept, their move counts those of a sweep that stores every move, and
+    the items after have offset 0 and counts never written (so no pages for them)."""
+    from gamegraph.games.ur import sweeps
+
+    sweeps.compile_kernels()
+    numbering = Numbering(rule_set("finkel", 3))
+    block = max(numbering.blocks, key=lambda b: b.size)
+    plan = sweep_plan(numbering, block)
+    items = len(plan.order)
+    stages = block_solver.sweep_stages(plan.levels, items)
+    found = {}
+    for room in (4 * block_solver.MOVES_ROOM * items, 2 * block.size):
+        values = np.full(numbering.n_positions, 0.5)
+        work = block_solver._block_arrays(numbering, block, plan)
+        counts = np.zeros(work.choices.shape, np.uint8)
+        store = sweeps.move_store(items, room, 1)
+        sweeps.full_sweep(stages, values, work, numbering.tables, 1, items, counts, store)
+        found[room] = counts, store[3], store[1][0]
+    (all_counts, all_offsets, _), (counts, offsets, used) = found.values()
+    assert (all_offsets > 0).all()
+    kept = int((offsets > 0).sum())
+    assert 0.1 * items < kept < 0.9 * items
+    assert (offsets[:kept] > 0).all() and not offsets[kept:].any()  # a prefix, then zeros
+    assert np.array_equal(counts[:kept], all_counts[:kept])
+    assert not counts[kept:].any()
+    assert used == int(counts.sum()) <= 2 * block.size  # every code written is counted
