@@ -96,7 +96,7 @@ def _commands():
                  "blocks with --save FILE.npy, else graph"),
             _arg("--memory", metavar="SIZE", type=_size, default=None,
                  help="the block solver's budget, e.g. 2G (default: half the machine's): "
-                 "fewer moves stored, slower, the same table; finkel 7 needs about 1.9 GiB at "
+                 "fewer moves stored, slower, the same table; finkel 7 needs about 1.7 GiB at "
                  "least"),
             fmt, add_quiet]),
         ("value", "win probability of a position for the side to move", _lookup,

@@ -329,7 +329,7 @@ def memory_floor(ruleset: RuleSet, keep: str = "needed") -> int:
 
     >>> from gamegraph._memory import format_bytes
     >>> format_bytes(memory_floor(rule_set("finkel", 7)))
-    '1.9 GiB'
+    '1.7 GiB'
     """
     return peak_bytes(Numbering(ruleset), memory=0, keep=keep)
 

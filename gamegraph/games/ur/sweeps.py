@@ -25,10 +25,10 @@ Three passes over a block's items:
 
 * :func:`full_sweep` takes the best move of every throw and writes its choice (``2 j``
   plus 1 when the turn passes, for the successor at ``local[j]``; :data:`FIXED` when the
-  move leaves the block, :data:`NO_MOVE` when the throw has none) and its margin over
-  the next best move, and, where there is room (:func:`move_store`), the moves
-  themselves;
-* :func:`policy_sweep` follows the written choices (no moves made, no ranks computed):
+  move leaves the block, :data:`NO_MOVE` when the throw has none; :data:`ALONE` marks a
+  position that is its own twin) and its margin over the next best move, and, where
+  there is room (:func:`move_store`), the moves themselves;
+* :func:`policy_sweep` follows the written choices (no moves made, no ranks read):
   many of them evaluate a policy between two improvements (modified policy iteration);
 * :func:`improve` writes no value: it reads the stored moves (or makes them again)
   where a choice may no longer be best, and changes the choice where another move is
@@ -83,6 +83,9 @@ LISTED = 8
 FIXED = -1
 #: A throw with no legal move: the turn passes on the same board.
 NO_MOVE = -2
+#: The first choice of side 1 of an item whose position is its own twin (it has no side 1):
+#: a policy sweep then reads no rank to tell.
+ALONE = -3
 #: Stored moves of one block, at most (an item's offset is an int32).
 MAX_STORED = 2**31 - 1
 #: Stored move codes (:func:`move_store`): a win, and the origin of moves leaving the block.
@@ -381,23 +384,25 @@ def _full_range(values, w, t, counts, store, slot, low, high):  # pragma: no cov
                     total1, passing1 = total, passing
                 else:
                     total2, passing2 = total, passing
+            if sides == 1:
+                choices[i, 1, 0] = ALONE
             change = max(change, _pair(local, i, sides == 1, total1, passing1, total2, passing2))
     return change
 
 
 def _policy_range(values, w, moving, still, low, high):  # pragma: no cover - compiled
-    order, twin, _, _, _, local, fixed, choices, _ = w
+    _, _, _, _, _, local, fixed, choices, _ = w
     change = 0.0
     for i in range(low, high):
         ahead = i + AHEAD
         if ahead < high:  # a position that is its own twin has no side 1 written
-            for side in range(1 if order[ahead] == twin[ahead] else 2):
+            for side in range(1 if choices[ahead, 1, 0] == ALONE else 2):
                 for k in range(len(moving)):
                     code = choices[ahead, side, k]
                     if code >= 0:
                         prefetch(local, code >> 1)
         total1, passing1 = _along(local, fixed, choices, moving, still, i, 0)
-        if order[i] == twin[i]:
+        if choices[i, 1, 0] == ALONE:
             v1 = v2 = (total1 + passing1) / (1.0 + passing1)
         else:
             total2, passing2 = _along(local, fixed, choices, moving, still, i, 1)
