@@ -803,7 +803,7 @@ def peak_bytes(numbering: Numbering, memory: int | None = None, keep: str = "all
     >>> round(peak_bytes(finkel7, memory=12 * 2**30, keep="needed") / 2**30, 2)  # (3.33)
     3.63
     >>> round(peak_bytes(finkel7, memory=0, keep="needed") / 2**30, 2)  # no moves stored
-    1.86
+    1.7
     >>> round(peak_bytes(finkel7, memory=2 * 2**30, keep="needed") / 2**30, 2)
     2.0
     """
