@@ -18,9 +18,10 @@ Sweeps along those choices (no moves made) then evaluate that policy, until the
 distance to its fixed point is below ``max(tol / 2, inner * gain)``. An improvement pass
 (values unchanged) looks at every throw again, except where the margin exceeds twice
 the *drift*, the sum of the changes since the margin was measured: that choice is
-still best (action elimination). A move replaces the choice when it is better by
-more than ``tol / 10``; ``gain`` is the largest such gain. The block is done when a
-pass changes nothing after an evaluation to ``tol / 2``. Where memory allows
+still best (action elimination); a group of items counts the changes of the progress
+levels its moves can reach only (:class:`Drift`). A move replaces the choice when it is
+better by more than ``tol / 10``; ``gain`` is the largest such gain. The block is done
+when a pass changes nothing after an evaluation to ``tol / 2``. Where memory allows
 (``memory``, :func:`move_room`) the first sweep writes a block's moves down as it makes
 them, and the improvement passes read them instead of making them again.
 
@@ -441,6 +442,62 @@ class PhaseClock:
             self.seconds[phase] = (before[0] + spent[0], before[1] + spent[1])
 
 
+class Drift:
+    """How far the values each group of items reads may have moved since the last
+    improvement pass, for its action elimination (:func:`.sweeps.improve`).
+
+    A move raises the progress by the throw, at most ``ahead``, and a capture lowers it
+    by the square taken, less the throw: at most ``back``. So the values a group's
+    moves lead to lie in the progress levels from its lowest progress less ``back`` to
+    its highest plus ``ahead``, and none of them has moved by more than the sum, over
+    the sweeps since, of the largest change in each of those levels. Late in a block,
+    when most values have settled and a few levels still move, that bounds most groups
+    far below the largest change of the whole block, and their choices need no look.
+
+    ``stages`` are the policy sweeps' stages; :attr:`stages` receives each sweep's
+    largest change by stage (:func:`.sweeps.policy_sweep`), and a stage's change counts
+    for each of its levels.
+    """
+
+    def __init__(self, plan: SweepPlan, tables, stages: np.ndarray):
+        mover, _, opp, _ = unrank(plan.order[plan.levels[:-1]], tables)
+        falling = -np.asarray(progress(mover, opp, tables), dtype=np.int64)
+        squares = tables.data[tables.opponent_square : tables.opponent_square + tables.length + 2]
+        back, ahead = int(squares.max()) - 1, int(np.max(tables.throws))
+        starts = np.arange(0, len(plan.order), compiled.GROUP)
+        ends = np.minimum(starts + compiled.GROUP, len(plan.order)) - 1
+        top = falling[np.searchsorted(plan.levels, starts, side="right") - 1] - ahead
+        bottom = falling[np.searchsorted(plan.levels, ends, side="right") - 1] + back
+        self.low = np.searchsorted(falling, top, side="left")
+        self.high = np.searchsorted(falling, bottom, side="right") - 1
+        self.stage_of_level = np.searchsorted(stages, plan.levels[:-1], side="right") - 1
+        self.stages = np.zeros(len(stages) - 1)
+        self.levels = np.zeros(len(falling))
+
+    def moved(self, change: float) -> None:
+        """Every value may have moved by ``change`` more."""
+        self.levels += change
+
+    def swept(self) -> None:
+        """Add the changes of the sweep just done, in :attr:`stages`."""
+        self.levels += self.stages[self.stage_of_level]
+
+    def reset(self) -> None:
+        """The margins were measured (or lowered by the drift) again."""
+        self.levels[:] = 0.0
+
+    def by_group(self) -> np.ndarray:
+        """The drift of each group: the largest over the levels its moves lead to."""
+        count = len(self.levels)
+        widest = np.zeros((count, count))
+        for level in range(count):
+            widest[level, level:] = np.maximum.accumulate(self.levels[level:])
+        drifts = np.zeros(len(self.low))
+        some = self.low <= self.high
+        drifts[some] = widest[self.low[some], self.high[some]]
+        return drifts
+
+
 def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock):
     """Modified policy iteration; (improvement passes, policy sweeps, last change, items
     looked at by the improvement passes), the time of each phase added to ``clock``.
@@ -472,15 +529,16 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     stored = (counts, store[0], store[3], groups) if groups.any() else None
     del store, counts  # held by ``stored`` when needed, and freed with it
     inner = INNER if inner is None else inner
-    drift = change  # the margins were measured while values moved
+    drift = Drift(plan, t, stages)
+    drift.moved(change)  # the margins were measured while values moved
     target, passes, policy, looked = max(tol / 2, inner * change), 1, 0, 0
     while True:
         rate = Rate()
         with clock("policy"):
             while True:
-                step = compiled.policy_sweep(stages, values, work, t, threads, serial)
+                step = compiled.policy_sweep(stages, values, work, t, threads, serial, drift.stages)
                 policy += 1
-                drift += step
+                drift.swept()
                 rate.add(step)
                 if settled(step, rate, target):
                     break
@@ -490,11 +548,11 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
                     )
         with clock("improve"):
             changed, gain, made = compiled.improve(
-                values, work, t, drift, tol / 10, threads, stored
+                values, work, t, drift.by_group(), tol / 10, threads, stored
             )
         passes += 1
         looked += made
-        drift = 0.0
+        drift.reset()
         if not changed and target <= tol / 2:
             with clock("write"):
                 local = work.local

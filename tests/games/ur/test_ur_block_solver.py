@@ -198,3 +198,57 @@ def test_a_full_region_stores_nothing_after_and_touches_nothing():
     assert np.array_equal(counts[:kept], all_counts[:kept])
     assert not counts[kept:].any()
     assert used == int(counts.sum()) <= 2 * block.size  # every code written is counted
+
+
+@pytest.mark.parametrize("warm", [0, 6])
+@pytest.mark.parametrize("name", ["finkel", "masters"])
+def test_a_groups_drift_bounds_every_value_its_moves_lead_to(name, warm):
+    """After a full sweep from 0.5 and ``warm`` policy sweeps, no value that a move of a group's
+    items leads to (inside the block) has moved by more than the group's drift
+    (:class:`.block_solver.Drift`, from the changes of the levels its moves can reach), and
+    the drift of some groups is less than half the block's (the sum of the sweeps' largest
+    changes, which every group had before): the bound is worth having. (A drift that
+    left out the captures, or the largest throw, fails it.)
+    """
+    from gamegraph.games.ur import sweeps
+
+    sweeps.compile_kernels()
+    numbering = Numbering(rule_set(name, 3))
+    t = numbering.tables
+    block = max(numbering.blocks, key=lambda b: b.size)
+    plan = sweep_plan(numbering, block)
+    items = len(plan.order)
+    stages = block_solver.sweep_stages(plan.levels, 64)  # several stages of small levels
+    values = solve_blocks(name, 3, progress=False).values  # the blocks after are solved
+    work = block_solver._block_arrays(numbering, block, plan)  # this one starts at 0.5
+    sweeps.full_sweep(stages, values, work, t, 1, items)
+    for _ in range(warm):  # the values move unevenly, level by level
+        sweeps.policy_sweep(stages, values, work, t, 1, items)
+    before = work.local.copy()
+    drift = block_solver.Drift(plan, t, stages)
+    whole = 0.0
+    for _ in range(2):
+        whole += sweeps.policy_sweep(stages, values, work, t, 1, items, drift.stages)
+        drift.swept()
+    bound = drift.by_group()
+    moved = np.abs(work.local - before)
+    throws = int((t.throws != 0).sum())
+    ranks, kinds = np.empty(64 * throws, np.int64), np.empty(64 * throws, np.int64)
+    first, wanted = np.zeros((2, throws + 1), np.int64), np.ones((2, throws), np.bool_)
+    sources = np.empty(t.length + 1, np.int64)
+    farthest = np.zeros(len(bound))
+    for i in range(items):
+        mover, a, opp, b = (int(v) for v in unrank(int(plan.order[i]), t))
+        sides = 1 if plan.order[i] == plan.twin[i] else 2
+        end = sweeps.item_moves(mover, a, opp, b, t, sides, wanted, sources, ranks, kinds,
+                                first, 0, 0)  # fmt: skip
+        inside = (kinds[:end] != sweeps._WINS) & (block.start <= ranks[:end])
+        inside &= ranks[:end] < block.stop
+        places = work.where[ranks[:end][inside] - block.start]
+        if len(places):
+            g = i // sweeps.GROUP
+            farthest[g] = max(farthest[g], moved[places].max())
+    assert (farthest <= bound).all()
+    assert farthest.max() > 0
+    assert bound.max() <= whole
+    assert bound.min() < 0.5 * whole
