@@ -79,7 +79,7 @@ import numpy as np
 from ... import _kernels
 from ..._checks import check_int
 from ..._extras import require
-from ..._numba_cache import compile_kernels
+from ..._numba_cache import compile_kernels, fastest_threading_layer
 from ..._progress import progress_bar
 from ..._threads import limit_blas
 from ...errors import ConvergenceError, InvalidArgumentError
@@ -290,8 +290,9 @@ _compiled = False
 
 
 def _numba_sweep():
-    """:func:`_sweep` compiled (once, then cached on disk), on numba's ``workqueue``
-    threading layer unless ``NUMBA_THREADING_LAYER`` says otherwise.
+    """:func:`_sweep` compiled (once, then cached on disk), on the threading layer of the
+    block solver (:func:`gamegraph._numba_cache.fastest_threading_layer`) unless
+    ``NUMBA_THREADING_LAYER`` says otherwise.
     """
     if not _compiled:
         numba = require("numba", "the compiled Ur duel", "fast")
@@ -300,7 +301,7 @@ def _numba_sweep():
             numba,
             plain=("_term", "_item"),
             parallel=("_sweep",),
-            threading_layer="workqueue",
+            threading_layer=fastest_threading_layer(),
         )
     return _sweep
 

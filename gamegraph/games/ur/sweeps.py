@@ -62,6 +62,7 @@ import numpy as np
 
 from ..._extras import require
 from ..._numba_cache import compile_kernels as compile_module
+from ..._numba_cache import fastest_threading_layer
 from ..._prefetch import compiled_prefetch, prefetch
 from . import rank as _rank
 
@@ -152,8 +153,9 @@ def compiled() -> bool:
 
 def compile_kernels() -> None:
     """Swap the sweeps below for their numba versions (compiled once, then cached on disk),
-    on numba's ``workqueue`` threading layer unless ``NUMBA_THREADING_LAYER`` says
-    otherwise: OpenMP's costs 5-8 ms per parallel region here, and a block is hundreds.
+    on TBB's threading layer where it loads, else ``workqueue``, unless
+    ``NUMBA_THREADING_LAYER`` says otherwise (:func:`gamegraph._numba_cache.fastest_threading_layer`:
+    a block opens hundreds of parallel regions, and OpenMP's cost 5-8 ms each).
     """
     if _compiled:
         return
@@ -162,7 +164,7 @@ def compile_kernels() -> None:
     compile_module(
         globals(),
         numba,
-        threading_layer="workqueue",
+        threading_layer=fastest_threading_layer(),
         # The rules' helpers (rank, unrank, item_moves) are inlined: a call would count
         # references to its arrays (the rules' tables are one array for that reason).
         inline=("rank", "unrank", "progress", "item_moves", "_ask_places", "_places",
