@@ -92,12 +92,12 @@ def _commands():
                  "unfinished one)"),
             _arg("--solver", choices=SOLVERS, default="auto",
                  help="graph: build the explicit graph and solve it (up to about 4 pieces); "
-                 "blocks: the block solver (no graph; 7 pieces in about 3.3 GiB); auto (default): "
+                 "blocks: the block solver (no graph; 7 pieces in about 2 GiB); auto (default): "
                  "blocks with --save FILE.npy, else graph"),
             _arg("--memory", metavar="SIZE", type=_size, default=None,
-                 help="the block solver's budget, e.g. 2G (default: half the machine's): "
-                 "fewer moves stored, slower, the same table; finkel 7 needs about 1.7 GiB at "
-                 "least"),
+                 help="the block solver's budget, e.g. 3.5G (default: 2G, or 30%% above the "
+                 "least a larger game needs): more moves stored, faster, the same table; finkel 7 "
+                 "needs about 1.7 GiB at least"),
             fmt, add_quiet]),
         ("value", "win probability of a position for the side to move", _lookup,
          [position, *values(), fmt, add_quiet]),

@@ -90,6 +90,13 @@ KEEP = ("all", "needed")
 WORKING_BYTES = 44
 STORED_BYTES = 6
 RESERVE = 256 * 2**20
+#: The budget of a solve given none (:func:`default_memory`), at least: every move of every
+#: block up to 6 pieces is stored, and finkel 7 stays under 2 GiB. Storing every move of
+#: finkel 7 would take 3.3 GiB for about an eighth less CPU time (docs/performance.md).
+DEFAULT_MEMORY = 2 * 2**30
+#: The budget of a game whose floor is above DEFAULT_MEMORY, as a multiple of that floor:
+#: masters 7 (6.0 GiB at least) gets 7.8 GiB, under the 8 GiB asked of it.
+DEFAULT_HEADROOM = 1.3
 #: Default ``inner`` of :func:`solve_blocks`, whether a block's moves are stored or made
 #: again: finkel 6 with ``memory=900M`` (its largest blocks make most of their moves
 #: again) took 218 core-seconds at 0.01, 209 at 0.03, 206 at 0.1 and 205 at 0.25, since
@@ -693,10 +700,11 @@ def solve_blocks(
     max_sweeps : int
         Per block; :class:`~gamegraph.errors.ConvergenceError` beyond it.
     memory : int, optional
-        Bytes the solve may take, about (half the machine's memory by default). A block
-        whose moves fit in it (:func:`move_room`: 4 bytes per move, about 60 per position
-        with their counts) lists them once instead of in every improvement pass, which
-        takes about a quarter off its time (numba engine).
+        Bytes the solve may take, about (:func:`default_memory` by default: 2 GiB for
+        every game up to finkel 7). A block whose moves fit in it (:func:`move_room`: 4
+        bytes per move, about 60 per position with their counts) lists them once instead
+        of in every improvement pass, which takes about a quarter off its time (numba
+        engine).
     keep : {"all", "needed"}
         ``needed``: once ``on_block`` has had a block (to write it to a file), the values
         of every block that no block still to solve leads to (:func:`last_uses`) are
@@ -739,8 +747,9 @@ def solve_blocks(
         held, uses = table_bytes(numbering, keep), last_uses(numbering)
         if keep == "needed":  # blocks resumed from a file that no block to solve needs
             _release_done(values, numbering, uses, first_block)
+        budget = default_memory(numbering, keep) if memory is None else memory
         for block in blocks[first_block:]:
-            room = None if memory is None and keep == "all" else _budget(memory) - held[block.index]
+            room = budget - held[block.index]
             stats = _solve_one(
                 numbering, block, values, engine, tol, inner, max_sweeps, threads, room
             )
@@ -803,9 +812,19 @@ def solve_block(
         return _solve_one(numbering, block, values, engine, tol, inner, max_sweeps, threads, room)
 
 
-def _budget(memory: int | None) -> int:
-    """The bytes a solve may take: ``memory``, or half the machine's by default."""
-    return physical_memory() // 2 if memory is None else memory
+def default_memory(numbering: Numbering, keep: str = "all") -> int:
+    """The bytes a solve takes when given no budget: :data:`DEFAULT_MEMORY`, or, for a game
+    whose floor (:func:`peak_bytes` with no move stored) is more, :data:`DEFAULT_HEADROOM`
+    times that floor; never more than half the machine's memory, unless the floor is.
+
+    >>> round(default_memory(Numbering(rule_set("finkel", 7)), "needed") / 2**30, 2)
+    2.0
+    >>> round(default_memory(Numbering(rule_set("masters", 7)), "needed") / 2**30, 2)  # floor 6.0
+    7.77
+    """
+    floor = peak_bytes(numbering, memory=0, keep=keep)
+    wanted = DEFAULT_MEMORY if floor <= DEFAULT_MEMORY else int(DEFAULT_HEADROOM * floor)
+    return min(wanted, max(physical_memory() // 2, floor))
 
 
 def _release_done(values, numbering: Numbering, uses: list, done: int) -> None:
@@ -866,9 +885,10 @@ def peak_bytes(numbering: Numbering, memory: int | None = None, keep: str = "all
     2.0
     """
     held = table_bytes(numbering, keep)
+    budget = default_memory(numbering, keep) if memory is None else memory
     peak = 8 * numbering.n_positions if keep == "all" else 0
     for block in numbering.blocks:
-        room = max(move_room(block, _budget(memory) - held[block.index]), 0)
+        room = max(move_room(block, budget - held[block.index]), 0)
         moves = min((4 * MOVES_BOUND + STORED_BYTES) * block.size, room)
         peak = max(peak, held[block.index] + WORKING_BYTES * block.size + moves)
     return peak + RESERVE

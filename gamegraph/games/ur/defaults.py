@@ -23,7 +23,7 @@ BLOCKS_TOL = 1e-10
 DEFAULT_AGENTS = ("random", "first", "last", "greedy", "gain", "expectimax-2", "optimal")
 
 #: How a rule set is solved: ``graph`` builds the explicit graph and solves it (up to about
-#: 4 pieces), ``blocks`` runs the block solver (no graph; 7 pieces in about 3.3 GiB), ``auto``
+#: 4 pieces), ``blocks`` runs the block solver (no graph; 7 pieces in about 2 GiB), ``auto``
 #: chooses by the file the table goes to (:func:`.solving.choose_solver`).
 SOLVERS = ("auto", "graph", "blocks")
 

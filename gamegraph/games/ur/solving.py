@@ -3,7 +3,7 @@
 Two solvers give the same values: the explicit graph (:func:`gamegraph.build` and
 :func:`gamegraph.solve`, about 1.3 kB a position, so up to 4 pieces or so; floats or
 exact fractions) and the block solver (:mod:`.block_solver`: no graph, floats; finkel
-with 7 pieces peaks at about 3.3 GiB when saved to a file). Each checks its memory
+with 7 pieces peaks under 2 GiB when saved to a file). Each checks its memory
 estimate before any work (:func:`gamegraph._memory.check_memory`).
 
 * :func:`solve_rules` solves a rule set, choosing the solver by the file the table goes
@@ -290,7 +290,8 @@ def solve_rules(
     exact : bool
         Fractions (the graph only, one piece).
     memory : int, optional
-        Bytes the block solver may take, about (half the machine's by default): a block
+        Bytes the block solver may take, about (2 GiB by default, or 30 % above the
+        floor of a larger game: :func:`.block_solver.default_memory`): a block
         whose stored moves do not fit makes them again, slower. Refused below what the
         largest block needs without stored moves (:func:`memory_floor`).
     progress : bool or None

@@ -154,8 +154,8 @@ def compiled() -> bool:
 def compile_kernels() -> None:
     """Swap the sweeps below for their numba versions (compiled once, then cached on disk),
     on TBB's threading layer where it loads, else ``workqueue``, unless
-    ``NUMBA_THREADING_LAYER`` says otherwise (:func:`gamegraph._numba_cache.fastest_threading_layer`:
-    a block opens hundreds of parallel regions, and OpenMP's cost 5-8 ms each).
+    ``NUMBA_THREADING_LAYER`` says otherwise (a block opens hundreds of parallel
+    regions: :func:`gamegraph._numba_cache.fastest_threading_layer`).
     """
     if _compiled:
         return

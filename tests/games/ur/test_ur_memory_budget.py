@@ -30,7 +30,8 @@ def test_the_floor_is_the_peak_with_no_moves_stored():
     # a budget between the floor and the full estimate bounds the estimate
     budget = 2 * 2**30
     bounded = peak_bytes(numbering, memory=budget, keep="needed")
-    assert floor <= bounded <= budget < peak_bytes(numbering, keep="needed")
+    assert floor <= bounded <= budget < peak_bytes(numbering, memory=12 * 2**30, keep="needed")
+    assert peak_bytes(numbering, keep="needed") == bounded  # 2 GiB by default
 
 
 def test_a_budget_gives_the_same_table(tmp_path):
