@@ -531,7 +531,8 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
         stages = sweep_stages(plan.levels, serial)
         change = compiled.full_sweep(stages, values, work, t, threads, serial, counts, store)
     serial = SHARED_LEVEL if threads > 1 else everything
-    stages = sweep_stages(plan.levels, serial)
+    # one core sweeps level by level, in order: the drift then has every level's change
+    stages = sweep_stages(plan.levels, serial) if threads > 1 else plan.levels
     groups = compiled.stored_groups(store[3])
     stored = (counts, store[0], store[3], groups) if groups.any() else None
     del store, counts  # held by ``stored`` when needed, and freed with it
