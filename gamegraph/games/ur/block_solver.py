@@ -90,9 +90,10 @@ KEEP = ("all", "needed")
 WORKING_BYTES = 44
 STORED_BYTES = 6
 RESERVE = 256 * 2**20
-#: The budget of a solve given none (:func:`default_memory`), at least: every move of every
-#: block up to 6 pieces is stored, and finkel 7 stays under 2 GiB. Storing every move of
-#: finkel 7 would take 3.3 GiB for about an eighth less CPU time (docs/performance.md).
+#: The budget of a solve given none (:func:`default_memory`), at least: every move is stored
+#: for finkel up to 6 pieces and the other rule sets up to 5, and finkel 7 stays under 2
+#: GiB. Storing every move of finkel 7 would take 3.3 GiB for about an eighth less CPU time
+#: (docs/performance.md).
 DEFAULT_MEMORY = 2 * 2**30
 #: The budget of a game whose floor is above DEFAULT_MEMORY, as a multiple of that floor:
 #: masters 7 (6.0 GiB at least) gets 7.8 GiB, under the 8 GiB asked of it.
@@ -702,7 +703,7 @@ def solve_blocks(
         Per block; :class:`~gamegraph.errors.ConvergenceError` beyond it.
     memory : int, optional
         Bytes the solve may take, about (:func:`default_memory` by default: 2 GiB for
-        every game up to finkel 7). A block whose moves fit in it (:func:`move_room`: 4
+        finkel up to 7 pieces). A block whose moves fit in it (:func:`move_room`: 4
         bytes per move, about 60 per position with their counts) lists them once instead
         of in every improvement pass, which takes about a quarter off its time (numba
         engine).
