@@ -55,6 +55,7 @@ Without numba the same functions run as plain Python (slow: tests and tiny block
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import NamedTuple
 
@@ -299,16 +300,12 @@ def drift_grades(drifts) -> np.ndarray:
     return np.maximum(at_least - 1, 0).astype(np.uint8)
 
 
-_SHRUNK: list = []
-
-
+@functools.cache
 def shrunk_table() -> np.ndarray:
     """:func:`shrunk_grades` of every grade's value, by grade (256 by 256): a group of items
     whose drift is grade ``d`` moves its margins along row ``d``.
     """
-    if not _SHRUNK:
-        _SHRUNK.append(np.array([shrunk_grades(value) for value in GRADE_VALUES]))
-    return _SHRUNK[0]
+    return np.array([shrunk_grades(value) for value in GRADE_VALUES])
 
 
 def _chosen_value(local, code):  # pragma: no cover - runs compiled
