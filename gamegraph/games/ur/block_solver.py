@@ -297,8 +297,11 @@ def last_uses(numbering: Numbering) -> list[int]:
     return last
 
 
-def sweep_plan(numbering: Numbering, block: Block, batch: int = BATCH) -> SweepPlan:
-    """Items of ``block`` (each position of its first half with its twin) by progress.
+def sweep_plan(
+    numbering: Numbering, block: Block, batch: int = BATCH, threads: int = 1
+) -> SweepPlan:
+    """Items of ``block`` (each position of its first half with its twin) by progress,
+    listed on ``threads`` cores when numba is there.
 
     When ``low == high`` the block is its own other half: an item is then a position
     whose rank is at most its twin's.
@@ -310,7 +313,7 @@ def sweep_plan(numbering: Numbering, block: Block, batch: int = BATCH) -> SweepP
     """
     t = numbering.tables
     if compiled.compiled():
-        ranks, twins, level = compiled.plan_items(block, t)
+        ranks, twins, level = compiled.plan_items(block, t, threads)
     else:
         ranks, twins, level = _numpy_items(block, t)
     by_progress = np.argsort(-level, kind="stable")  # a radix sort: 16-bit keys
@@ -773,7 +776,7 @@ def _solve_one(
     started = time.perf_counter()
     clock = PhaseClock()
     with clock("plan"):
-        plan = sweep_plan(numbering, block)
+        plan = sweep_plan(numbering, block, threads=threads if engine == "numba" else 1)
     looked = 0
     if engine == "numba":
         passes, policy, change, looked = _numba_block(

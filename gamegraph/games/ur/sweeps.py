@@ -56,7 +56,6 @@ Without numba the same functions run as plain Python (slow: tests and tiny block
 from __future__ import annotations
 
 import functools
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -81,6 +80,8 @@ AHEAD = 16
 #: largest block, one core, every move made: about 450 ns a position one by one, 375
 #: by 4, 352 by 8, 363 by 16.
 LISTED = 8
+#: Items an improvement pass over stored moves looks ahead (prefetching their values).
+STORED_AHEAD = 4
 #: A choice that leaves the block (its value is in ``fixed``).
 FIXED = -1
 #: A throw with no legal move: the turn passes on the same board.
@@ -99,6 +100,9 @@ GRADE_STEPS = 8
 NO_GRADE = 255
 GRADE_VALUES = np.exp2(-np.arange(NO_GRADE + 1) / GRADE_STEPS)
 GRADE_VALUES[NO_GRADE] = 0.0
+#: For each value of the first 8 bits of a margin's mantissa ``f``, at least
+#: ``GRADE_STEPS * log2(1 + f)`` (:func:`_grade` starts below the grade from it).
+_GRADE_START = np.ceil(GRADE_STEPS * np.log2(1 + (np.arange(256) + 1) / 256)).astype(np.int64)
 # Kinds of listed moves: the mover throws again, the turn passes (the value is 1 - v),
 # the mover wins. _STAYS and _PASSES are added to twice the successor's place.
 _STAYS = _rank.STAYS
@@ -169,14 +173,14 @@ def compile_kernels() -> None:
         # The rules' helpers (rank, unrank, item_moves) are inlined: a call would count
         # references to its arrays (the rules' tables are one array for that reason).
         inline=("rank", "unrank", "progress", "item_moves", "_ask_places", "_places",
-                "_read_values", "_read_stored", "_store_item",
+                "_read_values", "_read_stored", "_ask_stored", "_store_item",
                 "_choose_again", "_pick", "_margin", "_grade", "_chosen_value", "_pair",
                 "_buffers", "_group_size"),
         # Each range is compiled once, with its helpers inlined; the parallel sweeps call
         # it per group of items (inlining it there too made numba's compile take minutes).
         plain=("_along", "_solve_pair", "_full_range", "_policy_range", "_improve_range",
-               "_improve_stored_range", "_plan_items"),
-        parallel=("_full", "_policy", "_improve"),
+               "_improve_stored_range", "_plan_range"),
+        parallel=("_full", "_policy", "_improve", "_plan"),
     )  # fmt: skip
 
 
@@ -261,9 +265,11 @@ def _grade(margin):  # pragma: no cover - runs compiled
         return 0
     if not margin >= GRADE_VALUES[NO_GRADE - 1]:
         return NO_GRADE
-    # log2 in single precision (a sixth of an improvement pass went to log2 in double)
-    # errs by less than a grade: start one below and step up
-    g = min(max(int(math.ceil(-GRADE_STEPS * math.log2(np.float32(margin)))) - 1, 0), NO_GRADE)
+    # margin = 2 ** power * (1 + f): the exponent and f's first bits give a grade at most
+    # the one sought (no log2, which took a tenth of an improvement pass), then step up
+    bits = np.float64(margin).view(np.int64)
+    power = (bits >> 52) - 1023
+    g = max(-GRADE_STEPS * power - _GRADE_START[(bits >> 44) & 255], 0)
     while GRADE_VALUES[g] > margin:
         g += 1
     return g
@@ -587,6 +593,24 @@ def _read_stored(values, local, moves, offset, n, codes, found, at):  # pragma: 
             found[at + m] = 1.0 - value if outside & 1 else value
 
 
+def _ask_stored(values, local, moves, offsets, counts, grades, limit, i):  # pragma: no cover
+    """Prefetch the values that item ``i``'s stored moves lead to, for each throw whose
+    choice an improvement pass will look at again.
+    """
+    offset = offsets[i] - 1
+    for side in range(counts.shape[1]):
+        for k in range(counts.shape[2]):
+            count = counts[i, side, k]
+            if count >= 2 and not GRADE_VALUES[grades[i, side, k]] > limit:
+                for m in range(offset, offset + count):
+                    code = moves[m]
+                    if code >= 0:
+                        prefetch(local, code >> 1)
+                    elif code != WIN_CODE:
+                        prefetch(values, (STORED_OUT - code) >> 1)
+            offset += count
+
+
 def _improve_stored_range(
     values, w, t, moving, counts, moves, offsets, shrunk, limit, eps, low, high
 ):  # pragma: no cover - runs compiled
@@ -596,6 +620,8 @@ def _improve_stored_range(
     changed = 0
     gain = 0.0
     for i in range(low, high):
+        if i + STORED_AHEAD < high:
+            _ask_stored(values, local, moves, offsets, counts, grades, limit, i + STORED_AHEAD)
         sides = 1 if order[i] == twin[i] else 2
         offset = offsets[i] - 1
         n = 0
@@ -624,32 +650,36 @@ def _improve_stored_range(
 # ---------------------------------------------------------------------------
 # The items of a block, before they are ordered (gamegraph.games.ur.block_solver.sweep_plan)
 # ---------------------------------------------------------------------------
-def _plan_items(start, middle, same, t, ranks, twins, levels):  # pragma: no cover - compiled
-    n = 0
-    for r in range(start, middle):
+def _plan_range(start, t, twins, levels, low, high):  # pragma: no cover - runs compiled
+    for r in range(low, high):
         mover, a, opp, b = unrank(r, t)
-        twin = rank(opp, b, mover, a, t)
-        if same and twin < r:  # the twin's item holds this position
-            continue
-        ranks[n] = r
-        twins[n] = twin
-        levels[n] = progress(mover, opp, t)
-        n += 1
-    return n
+        twins[r - start] = rank(opp, b, mover, a, t)
+        levels[r - start] = progress(mover, opp, t)
 
 
-def plan_items(block, tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _plan(start, t, twins, levels, threads):  # pragma: no cover - runs compiled
+    size = len(twins)
+    share = -(-size // threads)
+    for thread in prange(threads):
+        low = start + thread * share
+        _plan_range(start, t, twins, levels, low, min(low + share, start + size))
+
+
+def plan_items(block, tables, threads: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The items of ``block`` in rank order: each position of its first half (``start ..
     middle - 1``) with its twin, or, when the block is its own other half (``low ==
     high``), each position whose rank is at most its twin's; as (ranks, twins, progress
-    levels), int32, int32, int16. Compiled: a third of the time numpy took.
+    levels), int32, int32, int16. Compiled, on ``threads`` cores, each a share of the
+    ranks.
     """
     size = block.middle - block.start
-    ranks, twins = np.empty(size, np.int32), np.empty(size, np.int32)
-    levels = np.empty(size, np.int16)
-    n = _plan_items(block.start, block.middle, block.low == block.high, tables, ranks, twins,
-                    levels)  # fmt: skip
-    return ranks[:n], twins[:n], levels[:n]
+    twins, levels = np.empty(size, np.int32), np.empty(size, np.int16)
+    _plan(block.start, tables, twins, levels, max(min(threads, size), 1))
+    ranks = np.arange(block.start, block.middle, dtype=np.int32)
+    if block.low == block.high:  # a position whose twin ranks lower is in the twin's item
+        kept = twins >= ranks
+        return ranks[kept], twins[kept], levels[kept]
+    return ranks, twins, levels
 
 
 # ---------------------------------------------------------------------------
