@@ -100,6 +100,24 @@ def test_sweep_plan_orders_items_by_progress():
         assert covered.tolist() == list(range(block.start, block.stop))
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_the_items_listed_on_several_cores_are_those_numpy_lists(threads):
+    """Each core lists a share of the ranks; blocks that are their own other half keep
+    only the positions that rank at most their twin (numpy's listing is the reference)."""
+    from gamegraph.games.ur import sweeps
+
+    sweeps.compile_kernels()
+    numbering = Numbering(rule_set("masters", 3))
+    same = 0
+    for block in numbering.blocks:
+        same += block.low == block.high
+        compiled = sweeps.plan_items(block, numbering.tables, threads)
+        reference = block_solver._numpy_items(block, numbering.tables)
+        for ours, theirs in zip(compiled, reference, strict=True):
+            assert ours.dtype == theirs.dtype and ours.tolist() == theirs.tolist()
+    assert same >= 2
+
+
 def test_bad_arguments_are_refused():
     with pytest.raises(UnknownNameError, match="unknown engine 'gpu'"):
         solve_blocks("finkel", 1, engine="gpu")
@@ -154,7 +172,7 @@ def test_release_gives_whole_pages_back():
 
 
 def test_grades_are_the_largest_step_at_most_the_margin():
-    """The compiled grade (log2 in single precision, corrected) against a search of
+    """The compiled grade (from the float's bits, corrected) against a search of
     GRADE_VALUES, on random margins and on each step and its two neighbouring floats."""
     from gamegraph.games.ur import sweeps
 
