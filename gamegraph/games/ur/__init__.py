@@ -30,6 +30,7 @@ module                   job
 :mod:`.table_files`      a saved table of either kind, opened by its extension
 *solver*
 :mod:`.sweeps`           the compiled sweeps over one block of ranks
+:mod:`.arena`            memory for the solver's large arrays, kept from block to block
 :mod:`.block_solver`     every position of any size solved block by block, without a graph
 :mod:`.dask_plan`        the same blocks as a Dask graph, for a cluster
 :mod:`.solving`          a rule set solved into a table by the solver that fits (graph or

@@ -23,7 +23,9 @@ levels its moves can reach only (:class:`Drift`). A move replaces the choice whe
 better by more than ``tol / 10``; ``gain`` is the largest such gain. The block is done
 when a pass changes nothing after an evaluation to ``tol / 2``. Where memory allows
 (``memory``, :func:`move_room`) the first sweep writes a block's moves down as it makes
-them, and the improvement passes read them instead of making them again.
+them, and the improvement passes read them instead of making them again. The working
+arrays and moves of every block come from one map (:class:`.arena.Arena`), whose pages
+stay with the process from block to block.
 
 The cores share only whole progress levels (:func:`sweep_stages`), so the table is the
 same, byte for byte, on any number of threads: that of one thread.
@@ -48,7 +50,6 @@ Examples
 from __future__ import annotations
 
 import contextlib
-import mmap
 import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -63,6 +64,7 @@ from ..._stopping import near_fixed_point
 from ..._threads import limit_blas
 from ...errors import ConvergenceError, InvalidArgumentError, UnknownNameError
 from . import sweeps as compiled
+from .arena import ALIGN, Arena, large_array, release
 from .rank import Block, Numbering, move, progress, rank, unrank
 from .rules import rule_set
 
@@ -111,6 +113,10 @@ MOVES_ROOM = 4 * MOVES_BOUND
 #: Bytes a stored move takes, counting its share of :data:`STORED_BYTES` at 8 moves a
 #: position at least (a large block has 11 to 16).
 BYTES_PER_STORED_MOVE = 4 + STORED_BYTES / 8
+#: Bytes per position of a block's plan (:func:`sweep_plan`) while it is made, at most;
+#: the working arrays but its order and twin, and the stored moves, come from the solve's
+#: :class:`.arena.Arena` (:func:`arena_bytes`).
+PLAN_BYTES = 24
 
 
 class SweepPlan(NamedTuple):
@@ -246,34 +252,6 @@ class BlockSolution:
 # ---------------------------------------------------------------------------
 # The sweep plan of a block
 # ---------------------------------------------------------------------------
-def large_array(shape, dtype) -> np.ndarray:
-    """An uninitialised array in memory of its own, backed by huge pages where the system
-    offers them (fewer TLB misses on the random reads of a sweep); freed when dropped.
-    """
-    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
-    if size < 1 << 26:
-        return np.empty(shape, dtype=dtype)
-    memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    with contextlib.suppress(AttributeError, OSError):  # no madvise or no huge pages: fine
-        memory.madvise(mmap.MADV_HUGEPAGE)
-    return np.frombuffer(memory, dtype=dtype).reshape(shape)
-
-
-def release(values: np.ndarray, start: int, stop: int) -> None:
-    """Give the whole pages of ``values[start:stop]`` back to the system, when ``values``
-    is a :func:`large_array` of its own memory (else nothing): they read as zeros after.
-    """
-    memory = values
-    while memory is not None and not isinstance(memory, mmap.mmap):
-        memory = memory.obj if isinstance(memory, memoryview) else getattr(memory, "base", None)
-    if memory is None:
-        return
-    page = mmap.PAGESIZE
-    low, high = -(-8 * start // page) * page, 8 * stop // page * page
-    if high > low:
-        memory.madvise(mmap.MADV_DONTNEED, low, high - low)
-
-
 def last_uses(numbering: Numbering) -> list[int]:
     """For each block, the last block (by index) whose moves lead into it, or its own index
     when none do: once that block is solved, its values are needed no more.
@@ -412,21 +390,49 @@ def settled(change: float, rate: Rate, target: float) -> bool:
 # ---------------------------------------------------------------------------
 # The two engines, one block each
 # ---------------------------------------------------------------------------
-def _block_arrays(numbering, block, plan) -> compiled.BlockArrays:
-    """The working arrays of ``block`` (:class:`.sweeps.BlockArrays`), values at 0.5."""
+def _block_arrays(numbering, block, plan, take=large_array) -> compiled.BlockArrays:
+    """The working arrays of ``block`` (:class:`.sweeps.BlockArrays`), values at 0.5, each
+    from ``take(shape, dtype)`` (:func:`.arena.large_array`, or an :class:`.arena.Arena`'s).
+    """
     n = len(plan.order)
     shape = (n, 2, int((numbering.tables.throws != 0).sum()))
-    where = large_array(block.size, np.int32)
+    where = take(block.size, np.int32)
     places = np.arange(0, 2 * n, 2, dtype=np.int32)
     where[plan.twin - block.start] = places + 1
     where[plan.order - block.start] = places  # a position that is its own twin: its item
-    local = large_array(2 * n, np.float64)
+    local = take(2 * n, np.float64)
     local[:] = 0.5
     return compiled.BlockArrays(
         plan.order, plan.twin, block.start, block.stop, where, local,
-        large_array((n, 2), np.float64), large_array(shape, np.int32),
-        large_array(shape, np.uint8),
+        take((n, 2), np.float64), take(shape, np.int32), take(shape, np.uint8),
     )  # fmt: skip
+
+
+def store_room(block: Block, memory: int | None, items: int) -> int:
+    """Moves of ``block`` (``items`` items) that its first sweep may store (:func:`move_room`).
+
+    >>> finkel7 = Numbering(rule_set("finkel", 7))
+    >>> store_room(finkel7.blocks[-1], 2 * 2**30, 10**6)   # 16 moves a position: every one
+    64000000
+    >>> store_room(finkel7.blocks[-1], 0, 10**6)           # no room
+    0
+    """
+    room = int(move_room(block, memory) // BYTES_PER_STORED_MOVE)
+    return min(max(room, 0), MOVES_ROOM * items, compiled.MAX_STORED)
+
+
+def arena_bytes(block: Block, memory: int | None, items: int, throws: int) -> int:
+    """Bytes a block of ``items`` items takes from its :class:`.arena.Arena`: its working
+    arrays but the plan's order and twin (:func:`_block_arrays`, for ``throws`` throws
+    with moves), its stored moves, and a page of slack for each of the six.
+
+    >>> finkel7 = Numbering(rule_set("finkel", 7))
+    >>> block = finkel7.blocks[-1]
+    >>> arena_bytes(block, 0, block.size // 2, 4) // block.size   # 40 of WORKING_BYTES
+    40
+    """
+    working = 4 * block.size + (32 + 10 * throws) * items  # where; local, fixed, choices, grades
+    return working + 4 * store_room(block, memory, items) + 6 * ALIGN
 
 
 class PhaseClock:
@@ -509,7 +515,9 @@ class Drift:
         return drifts
 
 
-def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock):
+def _numba_block(
+    numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock, arena=None
+):
     """Modified policy iteration; (improvement passes, policy sweeps, last change, items
     looked at by the improvement passes), the time of each phase added to ``clock``.
 
@@ -522,16 +530,19 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
     may have changed.
     """
     t = numbering.tables
+    everything = len(plan.order)  # one core sweeps every stage
+    limit = arena_bytes(block, memory, everything, int((t.throws != 0).sum()))
+    take = large_array if arena is None else arena.take
     with clock("full"):
-        work = _block_arrays(numbering, block, plan)
-        everything = len(plan.order)  # one core sweeps every stage
+        if arena is not None:
+            arena.start(limit)
+        work = _block_arrays(numbering, block, plan, take)
         serial = SHARED_FULL if threads > 1 else everything
         counts = large_array(work.choices.shape, np.uint8)
         # The moves are stored as the full sweep makes them, as many as fit (all of them,
         # mostly), each core in a region of its own: pages are taken as they are written.
-        room = min(max(int(move_room(block, memory) // BYTES_PER_STORED_MOVE), 0),
-                   MOVES_ROOM * everything, compiled.MAX_STORED)  # fmt: skip
-        store = compiled.move_store(everything, room, threads, large_array(room, np.int32))
+        room = store_room(block, memory, everything)
+        store = compiled.move_store(everything, room, threads, take(room, np.int32))
         stages = sweep_stages(plan.levels, serial)
         change = compiled.full_sweep(stages, values, work, t, threads, serial, counts, store)
     serial = SHARED_LEVEL if threads > 1 else everything
@@ -569,6 +580,8 @@ def _numba_block(numbering, block, plan, values, tol, inner, max_sweeps, threads
             with clock("write"):
                 local = work.local
                 del work, stored  # before the block's part of the table is written
+                if arena is not None:  # room for it (the moves' last pages)
+                    arena.trim(limit - 8 * block.size)
                 values[plan.twin] = local[1::2]
                 values[plan.order] = local[0::2]
             return passes, policy, step, looked
@@ -753,10 +766,11 @@ def solve_blocks(
         if keep == "needed":  # blocks resumed from a file that no block to solve needs
             _release_done(values, numbering, uses, first_block)
         budget = default_memory(numbering, keep) if memory is None else memory
+        arena = _solve_arena(numbering, blocks[first_block:], budget, held, engine)
         for block in blocks[first_block:]:
             room = budget - held[block.index]
             stats = _solve_one(
-                numbering, block, values, engine, tol, inner, max_sweeps, threads, room
+                numbering, block, values, engine, tol, inner, max_sweeps, threads, room, arena
             )
             solution.blocks.append(stats)
             if on_block is not None:
@@ -769,18 +783,32 @@ def solve_blocks(
     return solution
 
 
+def _solve_arena(numbering, blocks, budget: int, held: list, engine: str) -> Arena | None:
+    """The :class:`.arena.Arena` of a solve of ``blocks``: room for the largest block's
+    (:func:`arena_bytes`), mapped but not taken until written (None with numpy).
+    """
+    if engine != "numba" or not blocks:
+        return None
+    throws = int((numbering.tables.throws != 0).sum())
+    return Arena(max(arena_bytes(b, budget - held[b.index], b.size, throws) for b in blocks))
+
+
 def _solve_one(
-    numbering, block, values, engine, tol, inner, max_sweeps, threads, memory
+    numbering, block, values, engine, tol, inner, max_sweeps, threads, memory, arena=None
 ) -> BlockStats:
-    """Solve ``block`` in place in ``values`` (the blocks it leads to already solved)."""
+    """Solve ``block`` in place in ``values`` (the blocks it leads to already solved), its
+    working arrays from ``arena`` when given (numba engine).
+    """
     started = time.perf_counter()
     clock = PhaseClock()
+    if arena is not None and memory is not None:  # room for the plan, within the budget
+        arena.trim(memory - RESERVE - PLAN_BYTES * block.size)
     with clock("plan"):
         plan = sweep_plan(numbering, block, threads=threads if engine == "numba" else 1)
     looked = 0
     if engine == "numba":
         passes, policy, change, looked = _numba_block(
-            numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock
+            numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock, arena
         )
     else:
         values[block.start : block.stop] = 0.5

@@ -173,7 +173,7 @@ def compile_kernels() -> None:
         # The rules' helpers (rank, unrank, item_moves) are inlined: a call would count
         # references to its arrays (the rules' tables are one array for that reason).
         inline=("rank", "unrank", "progress", "item_moves", "_ask_places", "_places",
-                "_read_values", "_read_stored", "_ask_stored", "_store_item",
+                "_read_values", "_read_stored", "_looked_at", "_ask_stored", "_store_item",
                 "_choose_again", "_pick", "_margin", "_grade", "_chosen_value", "_pair",
                 "_buffers", "_group_size"),
         # Each range is compiled once, with its helpers inlined; the parallel sweeps call
@@ -593,6 +593,13 @@ def _read_stored(values, local, moves, offset, n, codes, found, at):  # pragma: 
             found[at + m] = 1.0 - value if outside & 1 else value
 
 
+def _looked_at(count, grade, limit):  # pragma: no cover - runs compiled
+    """Whether a pass over stored moves looks at a throw of ``count`` moves whose choice led
+    by ``grade``: one with a rival, unless it led by more than ``limit``.
+    """
+    return count >= 2 and not GRADE_VALUES[grade] > limit
+
+
 def _ask_stored(values, local, moves, offsets, counts, grades, limit, i):  # pragma: no cover
     """Prefetch the values that item ``i``'s stored moves lead to, for each throw whose
     choice an improvement pass will look at again.
@@ -601,7 +608,7 @@ def _ask_stored(values, local, moves, offsets, counts, grades, limit, i):  # pra
     for side in range(counts.shape[1]):
         for k in range(counts.shape[2]):
             count = counts[i, side, k]
-            if count >= 2 and not GRADE_VALUES[grades[i, side, k]] > limit:
+            if _looked_at(count, grades[i, side, k], limit):
                 for m in range(offset, offset + count):
                     code = moves[m]
                     if code >= 0:
@@ -629,13 +636,11 @@ def _improve_stored_range(
             for k in range(throws):
                 first[side, k] = n
                 count = counts[i, side, k]
-                if count < 2:  # nothing to choose
-                    pass
-                elif GRADE_VALUES[grades[i, side, k]] > limit:  # still best
-                    grades[i, side, k] = shrunk[grades[i, side, k]]
-                else:
+                if _looked_at(count, grades[i, side, k], limit):
                     _read_stored(values, local, moves, offset, count, codes, found, n)
                     n += count
+                elif count >= 2:  # still best
+                    grades[i, side, k] = shrunk[grades[i, side, k]]
                 offset += count
             first[side, throws] = n
         if n == 0:

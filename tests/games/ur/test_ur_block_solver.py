@@ -17,6 +17,7 @@ from ur_agree import agreement
 
 from gamegraph.errors import InvalidArgumentError, UnknownNameError
 from gamegraph.games.ur import RULESETS, block_solver, rule_set
+from gamegraph.games.ur.arena import Arena
 from gamegraph.games.ur.block_solver import BlockSolution, solve_blocks, sweep_plan
 from gamegraph.games.ur.rank import Numbering, progress, unrank
 
@@ -169,6 +170,39 @@ def test_release_gives_whole_pages_back():
     assert not values[first:last].any()  # given back: reads as zeros
     assert (values[last:] == 0.25).all()
     block_solver.release(np.full(10, 0.5), 0, 10)  # memory not its own: left alone
+
+
+def test_an_arena_hands_out_arrays_in_turn_and_keeps_within_each_blocks_limit():
+    arena = Arena(64 * 2**20)
+    arena.start(48 * 2**20)
+    first = arena.take(4 * 2**20, np.float64)  # 32 MiB
+    first[:] = 0.25
+    second = arena.take((2**20, 2), np.int32)  # 8 MiB, after it
+    second[:] = 7
+    assert (first == 0.25).all() and arena.left() == 8 * 2**20
+    with pytest.raises(MemoryError, match="8388608 bytes left"):
+        arena.take(2**21, np.float64)
+    arena.start(36 * 2**20)  # a block allowed less: the pages above 36 MiB are given back
+    assert (first == 0.25).all()  # pages kept hold what was written (void arrays, read here)
+    assert (second.ravel()[: 2**20] == 7).all() and not second.ravel()[2**20 :].any()
+    arena.trim(16 * 2**20)
+    assert (first[: 2 * 2**20] == 0.25).all() and not first[2 * 2**20 :].any()
+
+
+def test_what_an_arena_held_before_a_block_changes_none_of_its_values(monkeypatch):
+    """Each block's arrays come from the arena as the block before left them: filled with
+    garbage first, every value is still the same, to the last bit."""
+    clean = solve_blocks("masters", 3, tol=1e-12, progress=False)
+    start = Arena.start
+
+    def poisoned(self, limit):
+        start(self, limit)
+        self.take(self.left(), np.uint8)[:] = 0xFF  # NaN as floats, -1 as ints
+        start(self, limit)
+
+    monkeypatch.setattr(Arena, "start", poisoned)
+    dirty = solve_blocks("masters", 3, tol=1e-12, progress=False)
+    assert dirty.values.tobytes() == clean.values.tobytes()
 
 
 def test_grades_are_the_largest_step_at_most_the_margin():
