@@ -395,7 +395,7 @@ def _block_arrays(numbering, block, plan, take=large_array) -> compiled.BlockArr
     from ``take(shape, dtype)`` (:func:`.arena.large_array`, or an :class:`.arena.Arena`'s).
     """
     n = len(plan.order)
-    shape = (n, 2, int((numbering.tables.throws != 0).sum()))
+    shape = (n, 2, moving_throws(numbering.tables))
     where = take(block.size, np.int32)
     places = np.arange(0, 2 * n, 2, dtype=np.int32)
     where[plan.twin - block.start] = places + 1
@@ -406,6 +406,15 @@ def _block_arrays(numbering, block, plan, take=large_array) -> compiled.BlockArr
         plan.order, plan.twin, block.start, block.stop, where, local,
         take((n, 2), np.float64), take(shape, np.int32), take(shape, np.uint8),
     )  # fmt: skip
+
+
+def moving_throws(tables) -> int:
+    """How many throws have moves (all but 0): the last axis of a block's choices.
+
+    >>> moving_throws(Numbering(rule_set("finkel", 1)).tables)
+    4
+    """
+    return int((tables.throws != 0).sum())
 
 
 def store_room(block: Block, memory: int | None, items: int) -> int:
@@ -421,16 +430,17 @@ def store_room(block: Block, memory: int | None, items: int) -> int:
     return min(max(room, 0), MOVES_ROOM * items, compiled.MAX_STORED)
 
 
-def arena_bytes(block: Block, memory: int | None, items: int, throws: int) -> int:
+def arena_bytes(block: Block, memory: int | None, items: int, tables) -> int:
     """Bytes a block of ``items`` items takes from its :class:`.arena.Arena`: its working
-    arrays but the plan's order and twin (:func:`_block_arrays`, for ``throws`` throws
-    with moves), its stored moves, and a page of slack for each of the six.
+    arrays but the plan's order and twin (:func:`_block_arrays`), its stored moves, and a
+    page of slack for each of the six.
 
     >>> finkel7 = Numbering(rule_set("finkel", 7))
     >>> block = finkel7.blocks[-1]
-    >>> arena_bytes(block, 0, block.size // 2, 4) // block.size   # 40 of WORKING_BYTES
+    >>> arena_bytes(block, 0, block.size // 2, finkel7.tables) // block.size   # 40 of 44
     40
     """
+    throws = moving_throws(tables)
     working = 4 * block.size + (32 + 10 * throws) * items  # where; local, fixed, choices, grades
     return working + 4 * store_room(block, memory, items) + 6 * ALIGN
 
@@ -531,7 +541,7 @@ def _numba_block(
     """
     t = numbering.tables
     everything = len(plan.order)  # one core sweeps every stage
-    limit = arena_bytes(block, memory, everything, int((t.throws != 0).sum()))
+    limit = arena_bytes(block, memory, everything, t)
     take = large_array if arena is None else arena.take
     with clock("full"):
         if arena is not None:
@@ -789,8 +799,8 @@ def _solve_arena(numbering, blocks, budget: int, held: list, engine: str) -> Are
     """
     if engine != "numba" or not blocks:
         return None
-    throws = int((numbering.tables.throws != 0).sum())
-    return Arena(max(arena_bytes(b, budget - held[b.index], b.size, throws) for b in blocks))
+    t = numbering.tables
+    return Arena(max(arena_bytes(b, budget - held[b.index], b.size, t) for b in blocks))
 
 
 def _solve_one(
