@@ -21,7 +21,11 @@ the *drift*, the sum of the changes since the margin was measured: that choice i
 still best (action elimination); a group of items counts the changes of the progress
 levels its moves can reach only (:class:`Drift`). A move replaces the choice when it is
 better by more than ``tol / 10``; ``gain`` is the largest such gain. The block is done
-when a pass changes nothing after an evaluation to ``tol / 2``. Where memory allows
+when a pass changes nothing after an evaluation to ``tol / 2``. While the drift of every
+group exceeds :data:`FULL_PASS_DRIFT` in a block some of whose moves are not written
+down, a pass would look at every item and make its moves again: a full sweep takes its
+place, which also writes the values as it goes, so the policy settles in fewer passes.
+Where memory allows
 (``memory``, :func:`move_room`) the first sweep writes a block's moves down as it makes
 them, and the improvement passes read them instead of making them again. The working
 arrays and moves of every block come from one map (:class:`.arena.Arena`), whose pages
@@ -68,6 +72,12 @@ from .arena import ALIGN, Arena, large_array, release
 from .rank import Block, Numbering, move, progress, rank, unrank
 from .rules import rule_set
 
+#: While every group's drift is above this, a block whose moves are not all stored takes
+#: a full sweep (moves made, values written as it goes) instead of an improvement pass,
+#: which would make every item's moves again anyway. Block 26 of masters 7 (118.5 million
+#: positions, a fifth of its moves stored): 17 passes and 75 policy sweeps became 14 and
+#: 59, and 273 s became 254 (docs/performance.md, ninth step).
+FULL_PASS_DRIFT = 0.01
 #: Positions per chunk when the sweep plan is made with numpy.
 CHUNK = 1 << 22
 #: Items (position pairs) per stage of :func:`sweep_plan`, at least: each stage ends with a
@@ -147,8 +157,8 @@ class BlockStats:
     ----------
     block : Block
     passes : int
-        Passes that made moves: the first full sweep and the improvement passes (with
-        numpy, every sweep).
+        Passes that made moves: the full sweeps and the improvement passes (with numpy,
+        every sweep).
     policy_sweeps : int
         Sweeps along written choices (numba only).
     change : float
@@ -528,8 +538,9 @@ class Drift:
 def _numba_block(
     numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock, arena=None
 ):
-    """Modified policy iteration; (improvement passes, policy sweeps, last change, items
-    looked at by the improvement passes), the time of each phase added to ``clock``.
+    """Modified policy iteration; (passes: full sweeps and improvement passes, policy
+    sweeps, last change, items looked at by the passes after the first), the time of
+    each phase added to ``clock``.
 
     The block's values are kept in sweep order while it is solved, then written to
     ``values`` by rank. As many items as have room for their moves in ``memory``,
@@ -547,14 +558,16 @@ def _numba_block(
         if arena is not None:
             arena.start(limit)
         work = _block_arrays(numbering, block, plan, take)
-        serial = SHARED_FULL if threads > 1 else everything
+        full_serial = SHARED_FULL if threads > 1 else everything
         counts = large_array(work.choices.shape, np.uint8)
         # The moves are stored as the full sweep makes them, as many as fit (all of them,
         # mostly), each core in a region of its own: pages are taken as they are written.
         room = store_room(block, memory, everything)
         store = compiled.move_store(everything, room, threads, take(room, np.int32))
-        stages = sweep_stages(plan.levels, serial)
-        change = compiled.full_sweep(stages, values, work, t, threads, serial, counts, store)
+        full_stages = sweep_stages(plan.levels, full_serial)
+        change = compiled.full_sweep(
+            full_stages, values, work, t, threads, full_serial, counts, store
+        )
     serial = SHARED_LEVEL if threads > 1 else everything
     # one core sweeps level by level, in order: the drift then has every level's change
     stages = sweep_stages(plan.levels, serial) if threads > 1 else plan.levels
@@ -562,6 +575,7 @@ def _numba_block(
     stored = (counts, store[0], store[3], groups) if groups.any() else None
     del store, counts  # held by ``stored`` when needed, and freed with it
     inner = INNER if inner is None else inner
+    made_again = stored is None or not stored[3].all()  # some items' moves are not stored
     drift = Drift(plan, t, stages)
     drift.moved(change)  # the margins were measured while values moved
     target, passes, policy, looked = max(tol / 2, inner * change), 1, 0, 0
@@ -579,9 +593,18 @@ def _numba_block(
                     raise ConvergenceError(
                         f"no fixed point after {max_sweeps} sweeps (change {step:.1e})"
                     )
+        drifts = drift.by_group()
+        if made_again and drifts.min() > FULL_PASS_DRIFT:
+            with clock("full"):
+                step = compiled.full_sweep(full_stages, values, work, t, threads, full_serial)
+            passes, looked = passes + 1, looked + len(plan.order)
+            drift.reset()
+            drift.moved(step)  # the margins were measured while values moved
+            target = max(tol / 2, inner * step)
+            continue
         with clock("improve"):
             changed, gain, made = compiled.improve(
-                values, work, t, drift.by_group(), tol / 10, threads, stored
+                values, work, t, drifts, tol / 10, threads, stored
             )
         passes += 1
         looked += made

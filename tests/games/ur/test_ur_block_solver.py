@@ -68,6 +68,32 @@ def test_one_core_and_two_agree():
     assert np.abs(one.values - two.values).max() < 1e-12
 
 
+def test_full_sweeps_stand_in_for_passes_that_would_make_every_move_again(monkeypatch):
+    """With no moves stored, while every drift exceeds FULL_PASS_DRIFT a full sweep takes
+    the place of an improvement pass: more full sweeps than blocks, fewer passes, the same
+    values to 1e-12 as with every move stored, and the same bytes on one core and two.
+    """
+    calls = []
+    full_sweep = block_solver.compiled.full_sweep
+
+    def counted(*args, **options):
+        calls.append(len(args))
+        return full_sweep(*args, **options)
+
+    monkeypatch.setattr(block_solver.compiled, "full_sweep", counted)
+    again = solve_blocks("finkel", 3, engine="numba", memory=0, threads=1, progress=False)
+    assert len(calls) > len(again.blocks) + 10
+    del calls[:]
+    stored = solve_blocks("finkel", 3, engine="numba", threads=1, progress=False)
+    assert len(calls) == len(stored.blocks)  # every move stored: improvement passes only
+    assert np.abs(again.values - stored.values).max() < 1e-12
+    two = solve_blocks("finkel", 3, engine="numba", memory=0, threads=2, progress=False)
+    assert two.values.tobytes() == again.values.tobytes()
+    monkeypatch.setattr(block_solver, "FULL_PASS_DRIFT", np.inf)  # never: the passes before
+    before = solve_blocks("finkel", 3, engine="numba", memory=0, threads=1, progress=False)
+    assert sum(b.passes for b in again.blocks) < sum(b.passes for b in before.blocks)
+
+
 def test_published_endgames():
     """King of Ur notes: one piece each on its last tile 4/7; one tile further back
     116/161, and 74/161 with the other side to move."""
