@@ -575,7 +575,6 @@ def _numba_block(
     stored = (counts, store[0], store[3], groups) if groups.any() else None
     del store, counts  # held by ``stored`` when needed, and freed with it
     inner = INNER if inner is None else inner
-    made_again = stored is None or not stored[3].all()  # some items' moves are not stored
     drift = Drift(plan, t, stages)
     drift.moved(change)  # the margins were measured while values moved
     target, passes, policy, looked = max(tol / 2, inner * change), 1, 0, 0
@@ -594,9 +593,12 @@ def _numba_block(
                         f"no fixed point after {max_sweeps} sweeps (change {step:.1e})"
                     )
         drifts = drift.by_group()
-        if made_again and drifts.min() > FULL_PASS_DRIFT:
+        if drifts.min() > FULL_PASS_DRIFT:
             with clock("full"):
-                step = compiled.full_sweep(full_stages, values, work, t, threads, full_serial)
+                step = compiled.full_sweep(
+                    full_stages, values, work, t, threads, full_serial,
+                    stored=None if stored is None else stored[:3],
+                )  # fmt: skip
             passes, looked = passes + 1, looked + len(plan.order)
             drift.reset()
             drift.moved(step)  # the margins were measured while values moved

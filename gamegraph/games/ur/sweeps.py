@@ -174,12 +174,12 @@ def compile_kernels() -> None:
         # references to its arrays (the rules' tables are one array for that reason).
         inline=("rank", "unrank", "progress", "item_moves", "_ask_places", "_places",
                 "_read_values", "_read_stored", "_looked_at", "_ask_stored", "_store_item",
-                "_choose_again", "_pick", "_margin", "_grade", "_chosen_value", "_pair",
-                "_buffers", "_group_size"),
+                "_choose_again", "_pick", "_take_best", "_all_stored", "_margin", "_grade",
+                "_chosen_value", "_pair", "_buffers", "_group_size"),
         # Each range is compiled once, with its helpers inlined; the parallel sweeps call
         # it per group of items (inlining it there too made numba's compile take minutes).
-        plain=("_along", "_solve_pair", "_full_range", "_policy_range", "_improve_range",
-               "_improve_stored_range", "_plan_range"),
+        plain=("_along", "_solve_pair", "_full_range", "_full_stored_range", "_full_run",
+               "_policy_range", "_improve_range", "_improve_stored_range", "_plan_range"),
         parallel=("_full", "_policy", "_improve", "_plan"),
     )  # fmt: skip
 
@@ -386,38 +386,74 @@ def _full_range(values, w, t, counts, store, slot, low, high):  # pragma: no cov
                                    done)  # fmt: skip
             _read_values(values, local, ranks, kinds, codes, found, listed, done)
             sides = 1 if order[i] == twin[i] else 2
-            total1 = passing1 = total2 = passing2 = 0.0
-            for side in range(sides):
-                total = 0.0
-                passing = 0.0
-                settled = 0.0
-                k = 0
-                for j in range(len(t.throws)):
-                    p = t.probabilities[j]
-                    if t.throws[j] == 0:
-                        passing += p
-                        continue
-                    low_m, high_m = first[row + side, k], first[row + side, k + 1]
-                    code, best, second, _ = _pick(codes, found, low_m, high_m)
-                    if code == NO_MOVE:
-                        passing += p
-                    else:
-                        total += p * best
-                        if code == FIXED:
-                            settled += p * best
-                    choices[i, side, k] = code
-                    grades[i, side, k] = _grade(_margin(best, second))
-                    if kept:  # the counts of the items not stored are never touched
-                        counts[i, side, k] = high_m - low_m
-                    k += 1
-                fixed[i, side] = settled
-                if side == 0:
-                    total1, passing1 = total, passing
-                else:
-                    total2, passing2 = total, passing
-            if sides == 1:
-                choices[i, 1, 0] = ALONE
-            change = max(change, _pair(local, i, sides == 1, total1, passing1, total2, passing2))
+            change = max(change, _take_best(w, t, counts, kept, i, sides, first, row, codes,
+                                            found))  # fmt: skip
+    return change
+
+
+def _take_best(w, t, counts, kept, i, sides, first, row, codes, found):  # pragma: no cover
+    """Item ``i``'s best move at each throw, from its moves' choice codes and values
+    (each side's throws from ``first[row + side]``): writes the choices, their margins and
+    ``fixed``, the counts of its moves when ``kept``, and its two values; the larger change.
+    """
+    _, _, _, _, _, local, fixed, choices, grades = w
+    total1 = passing1 = total2 = passing2 = 0.0
+    for side in range(sides):
+        total = 0.0
+        passing = 0.0
+        settled = 0.0
+        k = 0
+        for j in range(len(t.throws)):
+            p = t.probabilities[j]
+            if t.throws[j] == 0:
+                passing += p
+                continue
+            low_m, high_m = first[row + side, k], first[row + side, k + 1]
+            code, best, second, _ = _pick(codes, found, low_m, high_m)
+            if code == NO_MOVE:
+                passing += p
+            else:
+                total += p * best
+                if code == FIXED:
+                    settled += p * best
+            choices[i, side, k] = code
+            grades[i, side, k] = _grade(_margin(best, second))
+            if kept:  # the counts of the items not stored are never touched
+                counts[i, side, k] = high_m - low_m
+            k += 1
+        fixed[i, side] = settled
+        if side == 0:
+            total1, passing1 = total, passing
+        else:
+            total2, passing2 = total, passing
+    if sides == 1:
+        choices[i, 1, 0] = ALONE
+    return _pair(local, i, sides == 1, total1, passing1, total2, passing2)
+
+
+def _full_stored_range(values, w, t, counts, moves, offsets, low, high):  # pragma: no cover
+    """:func:`_full_range` over items whose moves are all stored: they are read, not made
+    (the same codes and values, in the same order: the same choices and values).
+    """
+    order, twin, _, _, _, local, _, _, grades = w
+    _, _, codes, found, first, _, _, _ = _buffers(t)
+    throws = counts.shape[2]
+    change = 0.0
+    for i in range(low, high):
+        if i + STORED_AHEAD < high:  # every move's value
+            _ask_stored(values, local, moves, offsets, counts, grades, 1, np.inf, i + STORED_AHEAD)
+        sides = 1 if order[i] == twin[i] else 2
+        offset = offsets[i] - 1
+        n = 0
+        for side in range(sides):
+            for k in range(throws):
+                first[side, k] = n
+                count = counts[i, side, k]
+                _read_stored(values, local, moves, offset, count, codes, found, n)
+                n += count
+                offset += count
+            first[side, throws] = n
+        change = max(change, _take_best(w, t, counts, False, i, sides, first, 0, codes, found))
     return change
 
 
@@ -593,22 +629,25 @@ def _read_stored(values, local, moves, offset, n, codes, found, at):  # pragma: 
             found[at + m] = 1.0 - value if outside & 1 else value
 
 
-def _looked_at(count, grade, limit):  # pragma: no cover - runs compiled
+def _looked_at(count, grade, limit, fewest=2):  # pragma: no cover - runs compiled
     """Whether a pass over stored moves looks at a throw of ``count`` moves whose choice led
-    by ``grade``: one with a rival, unless it led by more than ``limit``.
+    by ``grade``: one with ``fewest`` moves at least (a rival, in an improvement pass),
+    unless it led by more than ``limit``.
     """
-    return count >= 2 and not GRADE_VALUES[grade] > limit
+    return count >= fewest and not GRADE_VALUES[grade] > limit
 
 
-def _ask_stored(values, local, moves, offsets, counts, grades, limit, i):  # pragma: no cover
-    """Prefetch the values that item ``i``'s stored moves lead to, for each throw whose
-    choice an improvement pass will look at again.
+def _ask_stored(
+    values, local, moves, offsets, counts, grades, fewest, limit, i
+):  # pragma: no cover - runs compiled
+    """Prefetch the values that item ``i``'s stored moves lead to, for each throw a pass
+    will look at (:func:`_looked_at`).
     """
     offset = offsets[i] - 1
     for side in range(counts.shape[1]):
         for k in range(counts.shape[2]):
             count = counts[i, side, k]
-            if _looked_at(count, grades[i, side, k], limit):
+            if _looked_at(count, grades[i, side, k], limit, fewest):
                 for m in range(offset, offset + count):
                     code = moves[m]
                     if code >= 0:
@@ -628,7 +667,7 @@ def _improve_stored_range(
     gain = 0.0
     for i in range(low, high):
         if i + STORED_AHEAD < high:
-            _ask_stored(values, local, moves, offsets, counts, grades, limit, i + STORED_AHEAD)
+            _ask_stored(values, local, moves, offsets, counts, grades, 2, limit, i + STORED_AHEAD)
         sides = 1 if order[i] == twin[i] else 2
         offset = offsets[i] - 1
         n = 0
@@ -699,19 +738,41 @@ def _group_size(items, threads, split):  # pragma: no cover - runs compiled
     return min(GROUP, max(64, -(-items // (split * threads))))
 
 
-def _full(values, w, t, counts, store, stages, threads, serial, split):  # pragma: no cover
+def _all_stored(offsets, low, high):  # pragma: no cover - runs compiled
+    """Whether items ``low .. high - 1`` all have their moves stored."""
+    if not len(offsets):
+        return False
+    for i in range(low, high):
+        if offsets[i] == 0:
+            return False
+    return True
+
+
+def _full_run(values, w, t, counts, store, kept, slot, low, high):  # pragma: no cover - compiled
+    """:func:`_full_range` of items ``low .. high - 1``, or :func:`_full_stored_range` when
+    ``kept`` (counts, moves, offsets) holds all their moves.
+    """
+    counts_kept, moves, offsets = kept
+    if _all_stored(offsets, low, high):
+        return _full_stored_range(values, w, t, counts_kept, moves, offsets, low, high)
+    return _full_range(values, w, t, counts, store, slot, low, high)
+
+
+def _full(values, w, t, counts, store, kept, stages, threads, serial, split):  # pragma: no cover
     worst = np.zeros(threads)
     for s in range(len(stages) - 1):
         low, high = stages[s], stages[s + 1]
         if high - low <= serial:
-            worst[0] = max(worst[0], _full_range(values, w, t, counts, store, 0, low, high))
+            worst[0] = max(worst[0], _full_run(values, w, t, counts, store, kept, 0, low, high))
             continue
         size = _group_size(high - low, threads, split)
         for thread in prange(threads):
             change = 0.0
             for group in range(low + thread * size, high, threads * size):
                 end = min(group + size, high)
-                change = max(change, _full_range(values, w, t, counts, store, thread, group, end))
+                change = max(
+                    change, _full_run(values, w, t, counts, store, kept, thread, group, end)
+                )
             worst[thread] = max(worst[thread], change)
     return worst.max()
 
@@ -764,7 +825,15 @@ def _improve(
 
 
 def full_sweep(
-    stages, values, work: BlockArrays, tables, threads: int, serial: int, counts=None, store=None
+    stages,
+    values,
+    work: BlockArrays,
+    tables,
+    threads: int,
+    serial: int,
+    counts=None,
+    store=None,
+    stored=None,
 ) -> float:
     """One sweep taking the best move everywhere; writes the choices, their margins (how
     far each chosen move leads the next, as a :func:`grade`) and ``fixed``; returns the
@@ -775,13 +844,18 @@ def full_sweep(
     above: then the values do not depend on the number of cores). ``values`` (by rank)
     holds the blocks already solved. ``counts`` (uint8, shaped like ``work.choices``),
     when given, receives the number of moves of each side and throw. ``store``, when
-    given (:func:`move_store`, with ``counts``), receives the moves themselves.
+    given (:func:`move_store`, with ``counts``), receives the moves themselves. A later
+    full sweep reads the moves a first one stored (``stored``: its ``(counts, moves,
+    offsets)``) for each run of items that has all of theirs, instead of making them
+    again: the same choices and values.
     """
     if counts is None:
         counts = np.zeros((0, 2, 1), dtype=np.uint8)
     if store is None:
         store = move_store(0, 0, threads)
-    return float(_full(values, work, tables, counts, store, stages, threads, serial, SPLIT))
+    if stored is None:
+        stored = _NOTHING_STORED[:3]
+    return float(_full(values, work, tables, counts, store, stored, stages, threads, serial, SPLIT))
 
 
 def move_store(items: int, room: int, threads: int, moves=None):
@@ -870,6 +944,6 @@ def improve(values, work: BlockArrays, tables, drift, eps: float, threads: int, 
 
 
 _NOTHING_STORED = (
-    np.zeros((0, 2, 1), np.uint8), np.zeros(0, np.int32), np.zeros(0, np.int64),
+    np.zeros((0, 2, 1), np.uint8), np.zeros(0, np.int32), np.zeros(0, np.int32),
     np.zeros(0, np.bool_),
 )  # fmt: skip

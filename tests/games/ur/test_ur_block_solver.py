@@ -68,10 +68,12 @@ def test_one_core_and_two_agree():
     assert np.abs(one.values - two.values).max() < 1e-12
 
 
-def test_full_sweeps_stand_in_for_passes_that_would_make_every_move_again(monkeypatch):
-    """With no moves stored, while every drift exceeds FULL_PASS_DRIFT a full sweep takes
-    the place of an improvement pass: more full sweeps than blocks, fewer passes, the same
-    values to 1e-12 as with every move stored, and the same bytes on one core and two.
+def test_full_sweeps_stand_in_for_passes_that_would_look_at_every_item(monkeypatch):
+    """While every drift exceeds FULL_PASS_DRIFT a full sweep takes the place of an
+    improvement pass (reading the stored moves, or making them again): more full sweeps
+    than blocks, fewer passes and policy sweeps than without, the same table with every
+    move stored and with none, the same to 1e-12 as without, and the same bytes on one
+    core and two.
     """
     calls = []
     full_sweep = block_solver.compiled.full_sweep
@@ -81,17 +83,19 @@ def test_full_sweeps_stand_in_for_passes_that_would_make_every_move_again(monkey
         return full_sweep(*args, **options)
 
     monkeypatch.setattr(block_solver.compiled, "full_sweep", counted)
-    again = solve_blocks("finkel", 3, engine="numba", memory=0, threads=1, progress=False)
-    assert len(calls) > len(again.blocks) + 10
-    del calls[:]
     stored = solve_blocks("finkel", 3, engine="numba", threads=1, progress=False)
-    assert len(calls) == len(stored.blocks)  # every move stored: improvement passes only
-    assert np.abs(again.values - stored.values).max() < 1e-12
+    assert len(calls) > len(stored.blocks) + 10
+    again = solve_blocks("finkel", 3, engine="numba", memory=0, threads=1, progress=False)
+    assert again.values.tobytes() == stored.values.tobytes()
     two = solve_blocks("finkel", 3, engine="numba", memory=0, threads=2, progress=False)
     assert two.values.tobytes() == again.values.tobytes()
     monkeypatch.setattr(block_solver, "FULL_PASS_DRIFT", np.inf)  # never: the passes before
-    before = solve_blocks("finkel", 3, engine="numba", memory=0, threads=1, progress=False)
-    assert sum(b.passes for b in again.blocks) < sum(b.passes for b in before.blocks)
+    before = solve_blocks("finkel", 3, engine="numba", threads=1, progress=False)
+    assert np.abs(before.values - stored.values).max() < 1e-12
+    for count in ("passes", "policy_sweeps"):
+        assert sum(getattr(b, count) for b in stored.blocks) < sum(
+            getattr(b, count) for b in before.blocks
+        ), count
 
 
 def test_published_endgames():
@@ -276,6 +280,38 @@ def test_a_full_region_stores_nothing_after_and_touches_nothing():
     assert np.array_equal(counts[:kept], all_counts[:kept])
     assert not counts[kept:].any()
     assert used == int(counts.sum()) <= 2 * block.size  # every code written is counted
+
+
+@pytest.mark.parametrize("name", ["finkel", "masters"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_full_sweep_over_stored_moves_is_one_that_makes_them(name, threads):
+    """A full sweep that reads the moves the first one stored (where some of them are: a
+    third of the room) writes the same values, choices, margins and ``fixed``, to the bit,
+    as one that makes every move again."""
+    from gamegraph.games.ur import sweeps
+
+    sweeps.compile_kernels()
+    numbering = Numbering(rule_set(name, 3))
+    block = max(numbering.blocks, key=lambda b: b.size)
+    plan = sweep_plan(numbering, block)
+    items = len(plan.order)
+    stages = block_solver.sweep_stages(plan.levels, 64 if threads > 1 else items)
+    values = solve_blocks(name, 3, progress=False).values.copy()
+    values[block.start : block.stop] = 0.0
+    work = block_solver._block_arrays(numbering, block, plan)
+    counts = np.zeros(work.choices.shape, np.uint8)
+    store = sweeps.move_store(items, 4 * block.size // 3, threads)
+    serial = 64 if threads > 1 else items
+    sweeps.full_sweep(stages, values, work, numbering.tables, threads, serial, counts, store)
+    assert 0 < (store[3] > 0).sum() < items
+    made = work._replace(local=work.local.copy(), fixed=work.fixed.copy(),
+                         choices=work.choices.copy(), grades=work.grades.copy())  # fmt: skip
+    change = sweeps.full_sweep(stages, values, made, numbering.tables, threads, serial)
+    read = sweeps.full_sweep(stages, values, work, numbering.tables, threads, serial,
+                             stored=(counts, store[0], store[3]))  # fmt: skip
+    assert read == change > 0
+    for field in ("local", "fixed", "choices", "grades"):
+        assert getattr(work, field).tobytes() == getattr(made, field).tobytes(), field
 
 
 @pytest.mark.parametrize("warm", [0, 6])
