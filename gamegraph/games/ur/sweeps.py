@@ -27,7 +27,8 @@ Three passes over a block's items:
   plus 1 when the turn passes, for the successor at ``local[j]``; :data:`FIXED` when the
   move leaves the block, :data:`NO_MOVE` when the throw has none; :data:`ALONE` marks a
   position that is its own twin) and its margin over the next best move, and, where
-  there is room (:func:`move_store`), the moves themselves;
+  there is room (:func:`move_store`), the moves themselves; a later full sweep reads
+  the moves stored instead of making them again;
 * :func:`policy_sweep` follows the written choices (no moves made, no ranks read):
   many of them evaluate a policy between two improvements (modified policy iteration);
 * :func:`improve` writes no value: it reads the stored moves (or makes them again)
