@@ -569,8 +569,9 @@ def _numba_block(
             full_stages, values, work, t, threads, full_serial, counts, store
         )
     serial = SHARED_LEVEL if threads > 1 else everything
-    # one core sweeps level by level, in order: the drift then has every level's change
-    stages = sweep_stages(plan.levels, serial) if threads > 1 else plan.levels
+    # The same stages on any number of cores (one core sweeps each in order): the drift,
+    # and so whether a full sweep stands in for a pass, are then the same on each
+    stages = sweep_stages(plan.levels, SHARED_LEVEL)
     groups = compiled.stored_groups(store[3])
     stored = (counts, store[0], store[3], groups) if groups.any() else None
     del store, counts  # held by ``stored`` when needed, and freed with it
