@@ -103,6 +103,8 @@ GRADE_VALUES = np.exp2(-np.arange(NO_GRADE + 1) / GRADE_STEPS)
 GRADE_VALUES[NO_GRADE] = 0.0
 #: For each value of the first 8 bits of a margin's mantissa ``f``, at least
 #: ``GRADE_STEPS * log2(1 + f)`` (:func:`_grade` starts below the grade from it).
+#: Margins as they are (a full sweep reads every throw: none is shrunk).
+_UNSHRUNK = np.arange(NO_GRADE + 1, dtype=np.uint8)
 _GRADE_START = np.ceil(GRADE_STEPS * np.log2(1 + (np.arange(256) + 1) / 256)).astype(np.int64)
 # Kinds of listed moves: the mover throws again, the turn passes (the value is 1 - v),
 # the mover wins. _STAYS and _PASSES are added to twice the successor's place.
@@ -174,9 +176,9 @@ def compile_kernels() -> None:
         # The rules' helpers (rank, unrank, item_moves) are inlined: a call would count
         # references to its arrays (the rules' tables are one array for that reason).
         inline=("rank", "unrank", "progress", "item_moves", "_ask_places", "_places",
-                "_read_values", "_read_stored", "_looked_at", "_ask_stored", "_store_item",
-                "_choose_again", "_pick", "_take_best", "_all_stored", "_margin", "_grade",
-                "_chosen_value", "_pair", "_buffers", "_group_size"),
+                "_read_values", "_read_stored", "_read_item", "_looked_at", "_ask_stored",
+                "_store_item", "_choose_again", "_pick", "_take_best", "_all_stored", "_margin",
+                "_grade", "_chosen_value", "_pair", "_buffers", "_group_size"),
         # Each range is compiled once, with its helpers inlined; the parallel sweeps call
         # it per group of items (inlining it there too made numba's compile take minutes).
         plain=("_along", "_solve_pair", "_full_range", "_full_stored_range", "_full_run",
@@ -438,22 +440,13 @@ def _full_stored_range(values, w, t, counts, moves, offsets, low, high):  # prag
     """
     order, twin, _, _, _, local, _, _, grades = w
     _, _, codes, found, first, _, _, _ = _buffers(t)
-    throws = counts.shape[2]
     change = 0.0
     for i in range(low, high):
         if i + STORED_AHEAD < high:  # every move's value
             _ask_stored(values, local, moves, offsets, counts, grades, 1, np.inf, i + STORED_AHEAD)
         sides = 1 if order[i] == twin[i] else 2
-        offset = offsets[i] - 1
-        n = 0
-        for side in range(sides):
-            for k in range(throws):
-                first[side, k] = n
-                count = counts[i, side, k]
-                _read_stored(values, local, moves, offset, count, codes, found, n)
-                n += count
-                offset += count
-            first[side, throws] = n
+        _read_item(values, local, moves, offsets, counts, grades, _UNSHRUNK, 1, np.inf, i,
+                   sides, codes, found, first)  # fmt: skip
         change = max(change, _take_best(w, t, counts, False, i, sides, first, 0, codes, found))
     return change
 
@@ -658,31 +651,56 @@ def _ask_stored(
             offset += count
 
 
+def _read_item(
+    values,
+    local,
+    moves,
+    offsets,
+    counts,
+    grades,
+    shrunk,
+    fewest,
+    limit,
+    i,
+    sides,
+    codes,
+    found,
+    first,
+):  # pragma: no cover - runs compiled
+    """Read item ``i``'s stored moves, of each throw a pass looks at (:func:`_looked_at`),
+    into ``codes`` and ``found``, each side's throws from ``first[side]``; the margin of a
+    throw with a rival not looked at moves along ``shrunk``. Returns the moves read.
+    """
+    throws = counts.shape[2]
+    offset = offsets[i] - 1
+    n = 0
+    for side in range(sides):
+        for k in range(throws):
+            first[side, k] = n
+            count = counts[i, side, k]
+            if _looked_at(count, grades[i, side, k], limit, fewest):
+                _read_stored(values, local, moves, offset, count, codes, found, n)
+                n += count
+            elif count >= 2:  # still best
+                grades[i, side, k] = shrunk[grades[i, side, k]]
+            offset += count
+        first[side, throws] = n
+    return n
+
+
 def _improve_stored_range(
     values, w, t, moving, counts, moves, offsets, shrunk, limit, eps, low, high
 ):  # pragma: no cover - runs compiled
     order, twin, _, _, _, local, fixed, choices, grades = w
     _, _, codes, found, first, _, _, _ = _buffers(t)
-    throws = counts.shape[2]
     changed = 0
     gain = 0.0
     for i in range(low, high):
         if i + STORED_AHEAD < high:
             _ask_stored(values, local, moves, offsets, counts, grades, 2, limit, i + STORED_AHEAD)
         sides = 1 if order[i] == twin[i] else 2
-        offset = offsets[i] - 1
-        n = 0
-        for side in range(sides):
-            for k in range(throws):
-                first[side, k] = n
-                count = counts[i, side, k]
-                if _looked_at(count, grades[i, side, k], limit):
-                    _read_stored(values, local, moves, offset, count, codes, found, n)
-                    n += count
-                elif count >= 2:  # still best
-                    grades[i, side, k] = shrunk[grades[i, side, k]]
-                offset += count
-            first[side, throws] = n
+        n = _read_item(values, local, moves, offsets, counts, grades, shrunk, 2, limit, i, sides,
+                       codes, found, first)  # fmt: skip
         if n == 0:
             continue
         more, bigger = _choose_again(local, fixed, choices, grades, moving, i, sides, first,
