@@ -10,9 +10,10 @@ explicit graph (``gamegraph.solve(gamegraph.build(Ur(...)))``, numba engine) run
 to ``--graph-max`` pieces (4 by default: 2.6 million positions, about 3 GiB); the ratio
 is its time over the block solver's.
 
-a. finkel, ``--pieces`` (default 4 5 6 7) at ``ur solve``'s tolerance (``--tol``, 1e-10):
-   time, peak RSS, sweeps per position, the start value to 12 digits, checked against
-   the published 0.515404732509 at 7.
+a. finkel, ``--pieces`` (default 4 5 6 7) at ``ur solve``'s tolerance (``--tol``, 1e-10),
+   solved into a table file as ``ur solve --save FILE.npy`` does (``solve_file``: a block's
+   values given back once no block left needs them): time, peak RSS, sweeps per position,
+   the start value to 12 digits, checked against the published 0.515404732509 at 7.
 b. ``--agree``: the block solver against the explicit graph on every position, 4 pieces,
    every rule set, with the tests' comparison (``tests/ur_agree.py``; ``make test-slow``
    runs the same as tests): the largest difference and the start values' must be at
@@ -54,17 +55,18 @@ PUBLISHED = {
 TARGETS = {("finkel", 7): (300, 500, 2 * GIB), ("masters", 7): (15 * 60, None, 8 * GIB)}
 
 BLOCKS = """
-import json, resource, sys
+import json, os, resource, sys, tempfile
 sys.path.insert(0, {here!r})
-from gamegraph.games.ur.block_solver import solve_blocks
-s = solve_blocks({rules!r}, {pieces}, tol={tol}, progress=None)
-use = resource.getrusage(resource.RUSAGE_SELF)
-found = {{"start": s.start_value, "sweeps": s.sweeps, "positions": len(s.values),
-         "rss": use.ru_maxrss, "cpu": use.ru_utime + use.ru_stime, "solve": s.seconds,
-         "phases": s.phases()}}
-if {prototype!r}:
-    from _ur_prototype import prototype_ns
-    found["prototype_ns"] = prototype_ns(s.numbering, s.values)
+from gamegraph.games.ur.block_solver import solve_file
+with tempfile.TemporaryDirectory() as folder:  # as `ur solve --save FILE.npy` solves
+    s = solve_file(os.path.join(folder, "t.npy"), {rules!r}, {pieces}, tol={tol}, progress=None)
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    found = {{"start": s.start_value, "sweeps": s.sweeps, "positions": len(s.values),
+             "rss": use.ru_maxrss, "cpu": use.ru_utime + use.ru_stime, "solve": s.seconds,
+             "phases": s.phases()}}
+    if {prototype!r}:
+        from _ur_prototype import prototype_ns
+        found["prototype_ns"] = prototype_ns(s.numbering, s.values)
 print(json.dumps(found))
 """
 GRAPH = """

@@ -171,6 +171,9 @@ class BlockStats:
     looked : int
         Items whose moves the improvement passes made or read (the rest kept their
         choices unseen: action elimination).
+    full_sweeps : int
+        Full sweeps: the first, and those that stood in for improvement passes while the
+        values still moved far (:data:`FULL_PASS_DRIFT`); with numpy, every sweep.
     """
 
     block: Block
@@ -180,19 +183,25 @@ class BlockStats:
     seconds: float
     phases: dict = field(default_factory=dict)
     looked: int = 0
+    full_sweeps: int = 1
 
     def position_updates(self, phase: str) -> int:
-        """Positions updated (or looked at) in ``phase``: a full sweep and every policy
-        sweep update each of the block's positions once, an improvement pass each
-        position of the items it :attr:`looked` at.
+        """Positions updated (or looked at) in ``phase``: each full sweep and each policy
+        sweep update every position of the block once, the improvement passes each
+        position of the items they :attr:`looked` at.
 
         >>> from gamegraph.games.ur.rank import Block
-        >>> stats = BlockStats(Block(0, 1, 1, 0, 10, 10), 3, 20, 0.0, 1.0, looked=4)
-        >>> stats.position_updates("policy"), stats.position_updates("improve")
-        (200, 8)
+        >>> block = Block(0, 1, 1, 0, 10, 10)
+        >>> stats = BlockStats(block, 5, 20, 0.0, 1.0, looked=4, full_sweeps=3)
+        >>> [stats.position_updates(phase) for phase in ("full", "policy", "improve")]
+        [30, 200, 8]
         """
         size = self.block.size
-        counts = {"full": size, "policy": size * self.policy_sweeps, "improve": 2 * self.looked}
+        counts = {
+            "full": size * self.full_sweeps,
+            "policy": size * self.policy_sweeps,
+            "improve": 2 * self.looked,
+        }
         return counts.get(phase, size)
 
 
@@ -539,8 +548,8 @@ def _numba_block(
     numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock, arena=None
 ):
     """Modified policy iteration; (passes: full sweeps and improvement passes, policy
-    sweeps, last change, items looked at by the passes after the first), the time of
-    each phase added to ``clock``.
+    sweeps, last change, items looked at by the improvement passes, full sweeps), the
+    time of each phase added to ``clock``.
 
     The block's values are kept in sweep order while it is solved, then written to
     ``values`` by rank. As many items as have room for their moves in ``memory``,
@@ -578,7 +587,7 @@ def _numba_block(
     inner = INNER if inner is None else inner
     drift = Drift(plan, t, stages)
     drift.moved(change)  # the margins were measured while values moved
-    target, passes, policy, looked = max(tol / 2, inner * change), 1, 0, 0
+    target, passes, policy, looked, full = max(tol / 2, inner * change), 1, 0, 0, 1
     while True:
         rate = Rate()
         with clock("policy"):
@@ -600,7 +609,7 @@ def _numba_block(
                     full_stages, values, work, t, threads, full_serial,
                     stored=None if stored is None else stored[:3],
                 )  # fmt: skip
-            passes, looked = passes + 1, looked + len(plan.order)
+            passes, full = passes + 1, full + 1
             drift.reset()
             drift.moved(step)  # the margins were measured while values moved
             target = max(tol / 2, inner * step)
@@ -620,7 +629,7 @@ def _numba_block(
                     arena.trim(limit - 8 * block.size)
                 values[plan.twin] = local[1::2]
                 values[plan.order] = local[0::2]
-            return passes, policy, step, looked
+            return passes, policy, step, looked, full
         target = max(tol / 2, inner * gain) if changed else tol / 2
 
 
@@ -841,16 +850,17 @@ def _solve_one(
         arena.trim(memory - RESERVE - PLAN_BYTES * block.size)
     with clock("plan"):
         plan = sweep_plan(numbering, block, threads=threads if engine == "numba" else 1)
-    looked = 0
+    looked, full = 0, 1
     if engine == "numba":
-        passes, policy, change, looked = _numba_block(
+        passes, policy, change, looked, full = _numba_block(
             numbering, block, plan, values, tol, inner, max_sweeps, threads, memory, clock, arena
         )
     else:
         values[block.start : block.stop] = 0.5
         passes, policy, change = _numpy_block(numbering, plan, values, tol, max_sweeps)
+        full = passes  # every sweep is a full one
     seconds = time.perf_counter() - started
-    return BlockStats(block, passes, policy, change, seconds, clock.seconds, looked)
+    return BlockStats(block, passes, policy, change, seconds, clock.seconds, looked, full)
 
 
 def solve_block(

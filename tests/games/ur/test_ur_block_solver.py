@@ -85,6 +85,7 @@ def test_full_sweeps_stand_in_for_passes_that_would_look_at_every_item(monkeypat
     monkeypatch.setattr(block_solver.compiled, "full_sweep", counted)
     stored = solve_blocks("finkel", 3, engine="numba", threads=1, progress=False)
     assert len(calls) > len(stored.blocks) + 10
+    assert sum(b.full_sweeps for b in stored.blocks) == len(calls)  # each one counted
     again = solve_blocks("finkel", 3, engine="numba", memory=0, threads=1, progress=False)
     assert again.values.tobytes() == stored.values.tobytes()
     for memory in (0, None):  # the drift, and so each full sweep, the same on two cores
@@ -200,6 +201,8 @@ def test_a_saved_solve_keeps_only_the_blocks_still_needed(name, tmp_path, monkey
     assert saved.start_value == memory.start_value
     phases = {row["phase"]: row for row in saved.phases()}
     assert phases["policy"]["updates"] == sum(b.block.size * b.policy_sweeps for b in saved.blocks)
+    assert phases["full"]["updates"] == sum(b.block.size * b.full_sweeps for b in saved.blocks)
+    assert phases["improve"]["updates"] == sum(2 * b.looked for b in saved.blocks)
     assert all(phases[p]["wall"] > 0 for p in ("plan", "full", "policy", "improve", "write"))
 
 
