@@ -34,10 +34,12 @@ def _sweep(local, fixed, codes, probabilities, passing):  # pragma: no cover - c
     return change
 
 
-def prototype_ns(numbering, values, sweeps_run: int = 10) -> float:
-    """Nanoseconds per position-update of :func:`_sweep` on the largest block of
-    ``numbering``, along the policy of one full sweep of the block solver (best of
-    ``sweeps_run``), ``values`` holding the blocks it leads to."""
+def first_policy(numbering, values):
+    """The largest block of ``numbering`` along the policy of one full sweep of the block
+    solver, as :func:`_sweep` reads it: ``(local, fixed, codes, probabilities, passing)``,
+    a row per side of each item (``local`` the full sweep's values, ``codes`` the chosen
+    successors, ``passing`` the chance that the turn passes to the twin ``i ^ 1``);
+    ``values`` holds the blocks it leads to."""
     t = numbering.tables
     block = max(numbering.blocks, key=lambda b: b.size)
     plan = block_solver.sweep_plan(numbering, block)
@@ -50,8 +52,14 @@ def prototype_ns(numbering, values, sweeps_run: int = 10) -> float:
     probabilities = np.ascontiguousarray(t.probabilities[moving], dtype=np.float64)
     passing = np.where(codes == sweeps.NO_MOVE, probabilities, 0.0).sum(axis=1)
     passing += t.probabilities[~moving].sum()
-    local = work.local.copy()
-    fixed = work.fixed.reshape(-1).copy()
+    return work.local.copy(), work.fixed.reshape(-1).copy(), codes, probabilities, passing
+
+
+def prototype_ns(numbering, values, sweeps_run: int = 10) -> float:
+    """Nanoseconds per position-update of :func:`_sweep` on the largest block of
+    ``numbering``, along the policy of one full sweep of the block solver (best of
+    ``sweeps_run``), ``values`` holding the blocks it leads to."""
+    local, fixed, codes, probabilities, passing = first_policy(numbering, values)
     _sweep(local, fixed, codes, probabilities, passing)  # compile, warm the caches
     best = np.inf
     for _ in range(sweeps_run):
