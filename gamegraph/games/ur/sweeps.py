@@ -103,9 +103,9 @@ GRADE_VALUES = np.exp2(-np.arange(NO_GRADE + 1) / GRADE_STEPS)
 GRADE_VALUES[NO_GRADE] = 0.0
 #: For each value of the first 8 bits of a margin's mantissa ``f``, at least
 #: ``GRADE_STEPS * log2(1 + f)`` (:func:`_grade` starts below the grade from it).
+_GRADE_START = np.ceil(GRADE_STEPS * np.log2(1 + (np.arange(256) + 1) / 256)).astype(np.int64)
 #: Margins as they are (a full sweep reads every throw: none is shrunk).
 _UNSHRUNK = np.arange(NO_GRADE + 1, dtype=np.uint8)
-_GRADE_START = np.ceil(GRADE_STEPS * np.log2(1 + (np.arange(256) + 1) / 256)).astype(np.int64)
 # Kinds of listed moves: the mover throws again, the turn passes (the value is 1 - v),
 # the mover wins. _STAYS and _PASSES are added to twice the successor's place.
 _STAYS = _rank.STAYS
