@@ -287,7 +287,7 @@ def grade(margin: float) -> int:
     >>> bool(GRADE_VALUES[grade(0.4)] <= 0.4 < GRADE_VALUES[grade(0.4) - 1])
     True
     """
-    return _grade(float(margin))
+    return int(_grade(float(margin)))  # an int whether _grade is compiled or not
 
 
 def shrunk_grades(drift: float) -> np.ndarray:
